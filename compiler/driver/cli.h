@@ -1,0 +1,28 @@
+#pragma once
+// The kcontract command line. main() only calls run(); every subcommand has its own file.
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace kc::driver {
+
+// Exit codes (DESIGN.md §6): 0 all good, 1 a check failed (a contract violated, a file
+// not formatted), 2 usage or input error, 3 internal error.
+enum ExitCode { kExitOk = 0, kExitFailed = 1, kExitInput = 2, kExitInternal = 3 };
+
+struct GlobalOptions {
+  std::string color = "auto";  // auto | always | never
+  bool warningsAsErrors = false;
+};
+
+int run(int argc, char** argv);
+
+// Each subcommand registers itself and returns the action to run when it is chosen.
+using Action = int (*)(const GlobalOptions&);
+void addParseCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addFmtCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+
+}  // namespace kc::driver

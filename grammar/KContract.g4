@@ -1,0 +1,349 @@
+// KContract.g4 — the one source of the .kcontract syntax.
+//
+// Statements end at a newline, as in Go: the lexer turns a newline into an NL token only
+// when it follows a token that can end a statement (a name, a literal, `)`, `]`, `}`, `|`,
+// `y*`) and no `(` or `[` is open. So a line that ends in an operator or a comma continues,
+// and anything inside parentheses or brackets may span lines. `;` also separates statements.
+// docs/language.md describes every rule below with examples.
+grammar KContract;
+
+@lexer::members {
+  // Open brackets, innermost last: '(' '[' '{'. A newline ends a statement only when no
+  // '(' or '[' is open inside the innermost '{'.
+  std::vector<char> open;
+  // Type of the last token sent to the parser on the default channel.
+  size_t lastSignificant = 0;
+  // A token held back while a synthetic NL goes first (see nextToken).
+  std::unique_ptr<antlr4::Token> held;
+
+  void opened(char c) { open.push_back(c); }
+  void closed(char c) {
+    if (c == '}') {  // a '}' also closes any '(' or '[' left open inside its block
+      while (!open.empty() && open.back() != '{') open.pop_back();
+      if (!open.empty()) open.pop_back();
+    } else if (!open.empty() && open.back() != '{') {
+      open.pop_back();
+    }
+  }
+  bool insideParens() const { return !open.empty() && open.back() != '{'; }
+
+  // The token before lastSignificant: a keyword after '.' or '-' is part of a name.
+  size_t beforeLastSignificant = 0;
+
+  bool newlineEndsStatement() const {
+    if (insideParens()) return false;
+    switch (lastSignificant) {
+      case NAME: case REF: case INT: case FLOAT: case HEXFLOAT: case STRING:
+      case RPAREN: case RBRACK: case RBRACE: case BAR:
+      // soft keywords: ordinary names outside their own statements
+      case KW_SEEDS: case KW_REPEATS: case KW_DIMS: case KW_VALUES: case KW_LAYOUTS: case KW_CELLS:
+      case KW_PERTURB: case KW_LAYOUT: case KW_BACKEND: case KW_FAILS: case KW_ONLY: case KW_WHEN:
+      case KW_WRONG: case KW_ERROR: case KW_GROWS: case KW_WITH: case KW_DIFFERS: case KW_RUN: case KW_TO:
+      case KW_IMPLEMENTS:
+        return true;
+      default:
+        // any other keyword ends a statement only as the last part of a name: std.ops.max
+        return beforeLastSignificant == DOT || beforeLastSignificant == MINUS;
+    }
+  }
+
+  // Could this character begin an operand right after `name*`? Then `*` multiplies.
+  static bool startsOperand(size_t c) {
+    return c < 128 && (isalnum(static_cast<int>(c)) || c == '_' || c == '(');
+  }
+
+  // Keywords that only ever start a statement: one seen inside '(' or '[' means a bracket
+  // was left unclosed, so the brackets are dropped and an NL is inserted, confining the
+  // syntax error to its own statement.
+  static bool startsStatementOnly(size_t type) {
+    switch (type) {
+      case KW_IMPORT: case KW_KERNEL: case KW_OP: case KW_CONTRACT: case KW_CLASS: case KW_APPLIES:
+      case KW_WHERE: case KW_SCOPE: case KW_PRE: case KW_POST: case KW_ORACLE: case KW_TOLERANCE:
+      case KW_PROTOCOL: case KW_SIGNATURE:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  std::unique_ptr<antlr4::Token> nextToken() override {
+    std::unique_ptr<antlr4::Token> token = held ? std::move(held) : antlr4::Lexer::nextToken();
+    if (insideParens() && startsStatementOnly(token->getType())) {
+      while (insideParens()) open.pop_back();
+      size_t at = token->getStartIndex();
+      auto nl = antlr4::CommonTokenFactory::DEFAULT->create({this, _input}, NL, "\n",
+          antlr4::Token::DEFAULT_CHANNEL, at, at - 1, token->getLine(), token->getCharPositionInLine());
+      held = std::move(token);
+      beforeLastSignificant = lastSignificant;
+      lastSignificant = NL;
+      return nl;
+    }
+    if (token->getChannel() == antlr4::Token::DEFAULT_CHANNEL) {
+      beforeLastSignificant = lastSignificant;
+      lastSignificant = token->getType();
+    }
+    return token;
+  }
+}
+
+@parser::members {
+  bool atBlockEnd() {
+    size_t t = _input->LA(1);
+    return t == RBRACE || t == antlr4::Token::EOF;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Files
+// ---------------------------------------------------------------------------------------
+
+file        : sep* header stmtEnd (item stmtEnd)* EOF ;
+header      : KW_KCONTRACT INT ;
+item        : importDecl | kernelDecl | opDecl | contractDecl | classDecl ;
+sep         : NL | SEMI ;
+// Every statement ends with newlines/';' or right before the '}' (or end of file) that
+// closes its block. A statement that does not end properly is where error recovery skips
+// to the end of the line, so the next statement is parsed normally.
+stmtEnd     : sep+ | {atBlockEnd()}? ;
+
+importDecl  : KW_IMPORT qualifiedName ;
+
+// A dotted name whose parts may contain dashes: std.exc.nan-propagation. Whitespace inside
+// a name is rejected by the transformer (the parts must touch).
+qualifiedName : ident ((DOT | MINUS) nameSegment)* ;
+nameSegment   : anyWord | INT anyWord? ;   // conv-2d, acme.1x1 (the parts must touch)
+contractId    : qualifiedName AT INT ;
+
+// ---------------------------------------------------------------------------------------
+// Kernel and op signatures
+// ---------------------------------------------------------------------------------------
+
+kernelDecl  : KW_KERNEL ident signature (NL? whereClause)? (NL? KW_IMPLEMENTS qualifiedName)? ;
+opDecl      : KW_OP qualifiedName signature (NL? whereClause)? NL? block ;
+signature   : LPAREN paramList? RPAREN ARROW LPAREN paramList? RPAREN ;
+paramList   : param (COMMA param)* ;
+param       : ident COLON ident (LBRACK (expr (COMMA expr)*)? RBRACK)? ;
+whereClause : KW_WHERE domainItem (COMMA domainItem)* ;
+// `T in {f32, bf16}`, `H in 1..262144`, `K in 16..2^20`
+domainItem  : ident KW_IN domain ;
+domain      : expr DOTDOT expr          # rangeDomain
+            | LBRACE (expr (COMMA expr)*)? RBRACE  # setDomain
+            ;
+
+// ---------------------------------------------------------------------------------------
+// Contracts and contract classes
+// ---------------------------------------------------------------------------------------
+
+contractDecl : KW_CONTRACT contractId STRING? (NL? KW_APPLIES contractId (COMMA contractId)*)? NL? block ;
+classDecl    : KW_CLASS contractId STRING? NL? block ;
+
+block       : LBRACE sep* (section stmtEnd)* RBRACE ;
+section     : KW_SCOPE LBRACE sep* (scopeItem stmtEnd)* RBRACE                          # scopeSection
+            | KW_PRE exprBlock                                                         # preSection
+            | KW_POST exprBlock                                                        # postSection
+            | KW_ORACLE precision? NL? defBlock                                        # oracleSection
+            | KW_TOLERANCE defBlock                                                    # toleranceSection
+            | KW_PROTOCOL LBRACE sep* (protocolItem stmtEnd)* RBRACE                    # protocolSection
+            | KW_SIGNATURE qualifiedName NL? LBRACE sep* (signatureClause stmtEnd)* RBRACE # signatureSection
+            ;
+precision   : ident (LPAREN INT RPAREN)? ;            // f64, mpfr(256)
+exprBlock   : LBRACE sep* (expr stmtEnd)* RBRACE ;
+defBlock    : LBRACE sep* (definition stmtEnd)* RBRACE ;
+
+// --- scope ------------------------------------------------------------------------------
+scopeItem   : KW_KERNEL ident (COMMA ident)*                      # scopeKernels
+            | KW_OP qualifiedName (COMMA qualifiedName)*          # scopeOps
+            | KW_LAYOUT layoutBinding (COMMA layoutBinding)*      # scopeLayouts
+            | KW_BACKEND ident (COMMA ident)*                     # scopeBackends
+            | KW_WHERE domainItem (COMMA domainItem)*             # scopeDomains
+            ;
+layoutBinding : target COLON setExpr ;
+target        : ident | STAR ;
+
+// --- protocol ---------------------------------------------------------------------------
+protocolItem : KW_SEEDS setExpr                                   # protoSeeds
+             | KW_REPEATS setExpr                                 # protoRepeats
+             | KW_DIMS dimBinding (COMMA dimBinding)*             # protoDims
+             | KW_VALUES valueBinding (COMMA valueBinding)*       # protoValues
+             | KW_LAYOUTS layoutChoice (COMMA layoutChoice)*      # protoLayouts
+             | KW_CELLS setExpr                                   # protoCells
+             | KW_PERTURB setExpr                                 # protoPerturb
+             ;
+dimBinding   : ident KW_IN setExpr ;
+valueBinding : target TILDE setExpr ;
+layoutChoice : target KW_IN setExpr ;
+
+// Sets of protocol choices: `{1, 3, 64}`, `1..8`, `boundary(tiles: 32, 64) + {1, 4097}`,
+// `normal(0, 1) | special(nan: 1%)`. `+` is union, `|` lists alternatives; arithmetic goes
+// in parentheses: `{(2^31 + 1)}`.
+setExpr     : setTerm ((PLUS | BAR) setTerm)* ;
+setTerm     : LBRACE (setExpr (COMMA setExpr)*)? RBRACE           # setLiteral
+            | setAtom DOTDOT setAtom                              # setRange
+            | ident LPAREN (setArg (COMMA setArg)*)? RPAREN       # setCall
+            | setAtom                                             # setAtomTerm
+            ;
+setArg      : (ident COLON)? setExpr ;
+setAtom     : MINUS? number PERCENT?                              # setNumber
+            | INT CARET INT                                       # setPower
+            | ident                                               # setName
+            | STRING                                              # setString
+            | LPAREN expr RPAREN                                  # setArith
+            ;
+
+// --- signatures ---------------------------------------------------------------------------
+signatureClause : KW_FAILS KW_ONLY? KW_WHEN expr                  # sigFailsWhen
+                | KW_WRONG KW_CELLS COLON expr                    # sigWrongCells
+                | KW_ERROR KW_GROWS KW_WITH ident                 # sigErrorGrows
+                | KW_DIFFERS KW_RUN KW_TO KW_RUN                  # sigDiffersRunToRun
+                | KW_ERROR compareOp expr                         # sigErrorBound
+                ;
+
+// --- oracle and tolerance definitions -------------------------------------------------------
+definition  : ident (LBRACK ident (COMMA ident)* RBRACK)? ASSIGN expr ;
+
+// ---------------------------------------------------------------------------------------
+// Expressions (lowest precedence first)
+// ---------------------------------------------------------------------------------------
+
+expr        : quantifier ;
+quantifier  : (KW_FORALL | KW_EXISTS) binder (COMMA binder)* COLON quantifier   # quantified
+            | implication                                                 # unquantified
+            ;
+binder      : ident (KW_IN expr DOTDOT expr)? ;
+implication : disjunction (ARROW implication)? ;                 // right-associative
+disjunction : conjunction (OROR conjunction)* ;
+conjunction : comparison (ANDAND comparison)* ;
+comparison  : additive (compareOp additive)* ;                     // a < b <= c chains
+compareOp   : EQ | NE | LT | LE | GT | GE ;
+additive    : multiplicative ((PLUS | MINUS) multiplicative)* ;
+multiplicative : unary ((STAR | SLASH | PERCENT) unary)* ;
+unary       : (MINUS | BANG) unary                                 # prefixUnary
+            | power                                                # plainUnary
+            ;
+power       : postfix (CARET unary)? ;                             // right-associative; -2^2 = -(2^2)
+postfix     : primary (LBRACK expr (COMMA expr)* RBRACK)? ;
+primary     : number                                               # numberPrimary
+            | REF                                                  # refPrimary
+            | reducer LPAREN binder COMMA expr RPAREN              # reductionPrimary
+            | callee LPAREN (expr (COMMA expr)*)? RPAREN           # callPrimary
+            | ident                                                # namePrimary
+            | LPAREN expr RPAREN                                   # parenPrimary
+            | BAR expr BAR                                         # absPrimary
+            | KW_IF expr KW_THEN expr KW_ELSE expr                          # conditionalPrimary
+            ;
+reducer     : KW_SUM | KW_PROD | KW_MAX | KW_MIN ;
+callee      : ident | reducer ;
+number      : INT | FLOAT | HEXFLOAT ;
+
+// Words that are keywords in one place but ordinary names everywhere else.
+ident       : NAME | KW_SEEDS | KW_REPEATS | KW_DIMS | KW_VALUES | KW_LAYOUTS | KW_CELLS | KW_PERTURB
+            | KW_LAYOUT | KW_BACKEND | KW_FAILS | KW_ONLY | KW_WHEN | KW_WRONG | KW_ERROR | KW_GROWS | KW_WITH
+            | KW_DIFFERS | KW_RUN | KW_TO | KW_IMPLEMENTS ;
+// Any word at all, for the later parts of a qualified name: std.ops.max, std.mem.in-place.
+anyWord     : ident | KW_KCONTRACT | KW_IMPORT | KW_KERNEL | KW_OP | KW_CONTRACT | KW_CLASS
+            | KW_APPLIES | KW_WHERE | KW_IN | KW_SCOPE | KW_PRE | KW_POST | KW_ORACLE | KW_TOLERANCE
+            | KW_PROTOCOL | KW_SIGNATURE | KW_FORALL | KW_EXISTS | KW_IF | KW_THEN | KW_ELSE
+            | KW_SUM | KW_PROD | KW_MAX | KW_MIN ;
+
+// ---------------------------------------------------------------------------------------
+// Lexer
+// ---------------------------------------------------------------------------------------
+
+KW_KCONTRACT : 'kcontract' ;
+KW_IMPORT    : 'import' ;
+KW_KERNEL    : 'kernel' ;
+KW_OP        : 'op' ;
+KW_CONTRACT  : 'contract' ;
+KW_CLASS     : 'class' ;
+KW_APPLIES   : 'applies' ;
+KW_IMPLEMENTS: 'implements' ;
+KW_WHERE     : 'where' ;
+KW_IN        : 'in' ;
+KW_SCOPE     : 'scope' ;
+KW_PRE       : 'pre' ;
+KW_POST      : 'post' ;
+KW_ORACLE    : 'oracle' ;
+KW_TOLERANCE : 'tolerance' ;
+KW_PROTOCOL  : 'protocol' ;
+KW_SIGNATURE : 'signature' ;
+KW_FORALL    : 'forall' ;
+KW_EXISTS    : 'exists' ;
+KW_IF        : 'if' ;
+KW_THEN      : 'then' ;
+KW_ELSE      : 'else' ;
+KW_SUM       : 'sum' ;
+KW_PROD      : 'prod' ;
+KW_MAX       : 'max' ;
+KW_MIN       : 'min' ;
+KW_SEEDS     : 'seeds' ;
+KW_REPEATS   : 'repeats' ;
+KW_DIMS      : 'dims' ;
+KW_VALUES    : 'values' ;
+KW_LAYOUTS   : 'layouts' ;
+KW_LAYOUT    : 'layout' ;
+KW_CELLS     : 'cells' ;
+KW_PERTURB   : 'perturb' ;
+KW_BACKEND   : 'backend' ;
+KW_FAILS     : 'fails' ;
+KW_ONLY      : 'only' ;
+KW_WHEN      : 'when' ;
+KW_WRONG     : 'wrong' ;
+KW_ERROR     : 'error' ;
+KW_GROWS     : 'grows' ;
+KW_WITH      : 'with' ;
+KW_DIFFERS   : 'differs' ;
+KW_RUN       : 'run' ;
+KW_TO        : 'to' ;
+
+// `y*` — the oracle's value of output y. A name followed directly by `*` is a reference
+// unless the next character is a letter, digit, `_` or `(`: `a*b`, `a*2`, `a*(b)` multiply.
+REF       : [a-zA-Z_] [a-zA-Z0-9_]* '*' { !startsOperand(_input->LA(1)) }? ;
+NAME      : [a-zA-Z_] [a-zA-Z0-9_]* ;
+
+HEXFLOAT  : '0' [xX] (HEXDIGIT+ ('.' HEXDIGIT*)? | '.' HEXDIGIT+) [pP] [+-]? [0-9]+ ;
+INT       : '0' [xX] HEXDIGIT+ | [0-9]+ ;
+FLOAT     : [0-9]+ '.' [0-9]+ EXPONENT? | [0-9]+ EXPONENT ;
+fragment EXPONENT : [eE] [+-]? [0-9]+ ;
+fragment HEXDIGIT : [0-9a-fA-F] ;
+STRING    : '"' (~["\\\r\n] | '\\' ~[\r\n])* '"' ;
+// A string that reaches the end of its line; the parse step reports it.
+UNTERMINATED_STRING : '"' (~["\\\r\n] | '\\' ~[\r\n])* ;
+
+ARROW     : '->' ;
+ANDAND    : '&&' ;
+OROR      : '||' ;
+EQ        : '==' ;
+NE        : '!=' ;
+LE        : '<=' ;
+GE        : '>=' ;
+LT        : '<' ;
+GT        : '>' ;
+ASSIGN    : '=' ;
+DOTDOT    : '..' ;
+DOT       : '.' ;
+COMMA     : ',' ;
+COLON     : ':' ;
+SEMI      : ';' ;
+AT        : '@' ;
+TILDE     : '~' ;
+PLUS      : '+' ;
+MINUS     : '-' ;
+STAR      : '*' ;
+SLASH     : '/' ;
+PERCENT   : '%' ;
+CARET     : '^' ;
+BANG      : '!' ;
+BAR       : '|' ;
+LPAREN    : '(' { opened('('); } ;
+RPAREN    : ')' { closed(')'); } ;
+LBRACK    : '[' { opened('['); } ;
+RBRACK    : ']' { closed(']'); } ;
+LBRACE    : '{' { opened('{'); } ;
+RBRACE    : '}' { closed('}'); } ;
+
+LINE_COMMENT  : '//' ~[\r\n]* -> channel(2) ;
+BLOCK_COMMENT : '/*' .*? '*/' -> channel(2) ;
+NL        : '\r'? '\n' { if (!newlineEndsStatement()) setChannel(HIDDEN); } ;
+WS        : [ \t\f\r]+ -> channel(HIDDEN) ;
+// Anything else is a single bad character, reported by the parse step with its location.
+BAD_CHAR  : . ;

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every Debian package kcontract needs. Idempotent: installs only what is missing.
+# Uses sudo when not root. Safe to run on every build.
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  g++ cmake ninja-build pkg-config make
+  # parser: ANTLR tool (4.7.2) + C++ runtime (4.9) and its uuid dependency
+  antlr4 libantlr4-runtime-dev uuid-dev
+  # solver, numerics, config, CLI, JSON, tests
+  libcvc5-dev libmpfr-dev libgmp-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev catch2
+  # fuzzing (libFuzzer) with clang
+  clang libclang-rt-14-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "setup: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

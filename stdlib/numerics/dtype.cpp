@@ -1,0 +1,128 @@
+#include "stdlib/numerics/dtype.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace kc::numerics {
+namespace {
+
+struct TypeInfo {
+  std::string_view name;
+  int sizeBytes;
+};
+
+// Indexed by the enum value.
+constexpr std::array<TypeInfo, kDTypeCount> kTypes = {{
+    {"bool", 1}, {"u8", 1}, {"i8", 1}, {"i16", 2}, {"i32", 4}, {"i64", 8},
+    {"f8e4m3", 1}, {"f8e5m2", 1}, {"f16", 2}, {"bf16", 2}, {"f32", 4}, {"f64", 8},
+    {"tf32", 4},
+}};
+
+// {precision, exponentBits, bias, emin, emax, finiteOnly}
+constexpr FloatFormat kF8E4M3 = {4, 4, 7, -6, 8, true};
+constexpr FloatFormat kF8E5M2 = {3, 5, 15, -14, 15, false};
+constexpr FloatFormat kF16 = {11, 5, 15, -14, 15, false};
+constexpr FloatFormat kBF16 = {8, 8, 127, -126, 127, false};
+constexpr FloatFormat kTF32 = {11, 8, 127, -126, 127, false};
+constexpr FloatFormat kF32 = {24, 8, 127, -126, 127, false};
+constexpr FloatFormat kF64 = {53, 11, 1023, -1022, 1023, false};
+
+std::size_t index(DType t) {
+  auto i = static_cast<std::size_t>(t);
+  if (i >= kTypes.size()) throw std::invalid_argument("invalid dtype code " + std::to_string(i));
+  return i;
+}
+
+}  // namespace
+
+std::string_view dtypeName(DType t) { return kTypes[index(t)].name; }
+
+std::optional<DType> parseDType(std::string_view name) {
+  for (std::size_t i = 0; i < kTypes.size(); ++i)
+    if (kTypes[i].name == name) return static_cast<DType>(i);
+  return std::nullopt;
+}
+
+int sizeBytes(DType t) { return kTypes[index(t)].sizeBytes; }
+
+bool isFloat(DType t) {
+  index(t);
+  return t >= DType::F8E4M3;
+}
+
+bool isInteger(DType t) {
+  index(t);
+  return t >= DType::U8 && t <= DType::I64;
+}
+
+bool isSigned(DType t) { return isFloat(t) || (isInteger(t) && t != DType::U8); }
+
+std::int64_t intMin(DType t) {
+  switch (t) {
+    case DType::Bool: return 0;
+    case DType::U8: return 0;
+    case DType::I8: return INT8_MIN;
+    case DType::I16: return INT16_MIN;
+    case DType::I32: return INT32_MIN;
+    case DType::I64: return INT64_MIN;
+    default: throw std::invalid_argument("intMin of non-integer dtype " + std::string(dtypeName(t)));
+  }
+}
+
+std::int64_t intMax(DType t) {
+  switch (t) {
+    case DType::Bool: return 1;
+    case DType::U8: return UINT8_MAX;
+    case DType::I8: return INT8_MAX;
+    case DType::I16: return INT16_MAX;
+    case DType::I32: return INT32_MAX;
+    case DType::I64: return INT64_MAX;
+    default: throw std::invalid_argument("intMax of non-integer dtype " + std::string(dtypeName(t)));
+  }
+}
+
+const FloatFormat& floatFormat(DType t) {
+  switch (t) {
+    case DType::F8E4M3: return kF8E4M3;
+    case DType::F8E5M2: return kF8E5M2;
+    case DType::F16: return kF16;
+    case DType::BF16: return kBF16;
+    case DType::TF32: return kTF32;
+    case DType::F32: return kF32;
+    case DType::F64: return kF64;
+    default: throw std::invalid_argument("not a float dtype: " + std::string(dtypeName(t)));
+  }
+}
+
+double eps(DType t) { return std::ldexp(1.0, 1 - floatFormat(t).precision); }
+
+double unitRoundoff(DType t) { return std::ldexp(1.0, -floatFormat(t).precision); }
+
+double minNormal(DType t) { return std::ldexp(1.0, floatFormat(t).emin); }
+
+double minSubnormal(DType t) {
+  const FloatFormat& f = floatFormat(t);
+  return std::ldexp(1.0, f.emin - f.precision + 1);
+}
+
+double maxFinite(DType t) {
+  const FloatFormat& f = floatFormat(t);
+  // Largest significand: all ones, less one where the all-ones pattern is the fn-format NaN.
+  double significand = std::ldexp(1.0, f.precision) - (f.finiteOnly ? 2.0 : 1.0);
+  return std::ldexp(significand, f.emax - f.precision + 1);
+}
+
+double ulp(DType t, double x) {
+  const FloatFormat& f = floatFormat(t);
+  if (!std::isfinite(x)) return std::numeric_limits<double>::quiet_NaN();
+  double a = std::fabs(x);
+  if (a < minNormal(t)) return minSubnormal(t);
+  int e = std::min(std::ilogb(a), f.emax);
+  return std::ldexp(1.0, e - f.precision + 1);
+}
+
+}  // namespace kc::numerics

@@ -1,0 +1,20 @@
+# `kcontract fmt --check` over every .kcontract in the repository, except the inputs of
+# golden and fuzz tests, which are malformed or non-canonical on purpose.
+file(GLOB_RECURSE all RELATIVE ${ROOT} ${ROOT}/*.kcontract)
+set(files "")
+foreach(f ${all})
+  if(f MATCHES "^(build[^/]*|tests/golden|tests/fuzz)/")
+    continue()
+  endif()
+  list(APPEND files ${f})
+endforeach()
+list(LENGTH files n)
+if(n EQUAL 0)
+  message(FATAL_ERROR "no .kcontract files found under ${ROOT}")
+endif()
+execute_process(COMMAND ${KC} --color never fmt --check ${files}
+  WORKING_DIRECTORY ${ROOT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "fmt --check failed (exit ${rc}) on ${n} files:\n${out}${err}")
+endif()
+message(STATUS "${n} files in canonical form")
