@@ -34,7 +34,7 @@ grammar KContract;
     if (insideParens()) return false;
     switch (lastSignificant) {
       case NAME: case REF: case INT: case FLOAT: case HEXFLOAT: case STRING:
-      case RPAREN: case RBRACK: case RBRACE: case BAR:
+      case RPAREN: case RBRACK: case RBRACE: case BAR: case PERCENT:  // `1%` ends protocol lines
       // soft keywords: ordinary names outside their own statements
       case KW_SEEDS: case KW_REPEATS: case KW_DIMS: case KW_VALUES: case KW_LAYOUTS: case KW_CELLS:
       case KW_PERTURB: case KW_LAYOUT: case KW_BACKEND: case KW_FAILS: case KW_ONLY: case KW_WHEN:

@@ -13,6 +13,6 @@ cmake -S . -B build-fuzz -G Ninja -DKC_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build-fuzz -j "${KC_JOBS:-$(nproc)}" --target fuzz_parse_fmt
 mkdir -p tests/fuzz/corpus-run tests/fuzz/crashers
 find tests/golden examples stdlib contracts -name '*.kcontract' -exec cp {} tests/fuzz/corpus-run/ \; 2>/dev/null || true
-./build-fuzz/tests/fuzz/fuzz_parse_fmt tests/fuzz/corpus-run \
+LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp" ./build-fuzz/tests/fuzz/fuzz_parse_fmt tests/fuzz/corpus-run \
   -dict=tests/fuzz/kcontract.dict -max_len=4096 -max_total_time="$SECONDS_TO_RUN" \
-  -artifact_prefix=tests/fuzz/crashers/ -print_final_stats=1 -jobs="${KC_FUZZ_JOBS:-2}" -workers="${KC_FUZZ_JOBS:-2}"
+  -artifact_prefix=tests/fuzz/crashers/ -print_final_stats=1 -fork="${KC_FUZZ_JOBS:-2}" -ignore_crashes=1 -timeout=10
