@@ -145,7 +145,12 @@ section     : KW_SCOPE LBRACE sep* (scopeItem stmtEnd)* RBRACE                  
             | KW_TOLERANCE defBlock                                                    # toleranceSection
             | KW_PROTOCOL LBRACE sep* (protocolItem stmtEnd)* RBRACE                    # protocolSection
             | KW_SIGNATURE qualifiedName NL? LBRACE sep* (signatureClause stmtEnd)* RBRACE # signatureSection
+            | ident anyBlock                                                           # unknownSection
             ;
+// Balanced braces around anything: the body of a section this language does not have.
+anyBlock    : LBRACE (anyBlock | ~(LBRACE | RBRACE))* RBRACE ;
+// The rest of a statement whose first word is not one this section knows.
+restOfLine  : ~(NL | SEMI | LBRACE | RBRACE)* ;
 precision   : ident (LPAREN INT RPAREN)? ;            // f64, mpfr(256)
 exprBlock   : LBRACE sep* (expr stmtEnd)* RBRACE ;
 defBlock    : LBRACE sep* (definition stmtEnd)* RBRACE ;
@@ -156,6 +161,7 @@ scopeItem   : KW_KERNEL ident (COMMA ident)*                      # scopeKernels
             | KW_LAYOUT layoutBinding (COMMA layoutBinding)*      # scopeLayouts
             | KW_BACKEND ident (COMMA ident)*                     # scopeBackends
             | KW_WHERE domainItem (COMMA domainItem)*             # scopeDomains
+            | ident restOfLine                                    # unknownScopeItem
             ;
 layoutBinding : target COLON setExpr ;
 target        : ident | STAR ;
@@ -168,6 +174,7 @@ protocolItem : KW_SEEDS setExpr                                   # protoSeeds
              | KW_LAYOUTS layoutChoice (COMMA layoutChoice)*      # protoLayouts
              | KW_CELLS setExpr                                   # protoCells
              | KW_PERTURB setExpr                                 # protoPerturb
+             | ident restOfLine                                   # unknownProtocolItem
              ;
 dimBinding   : ident KW_IN setExpr ;
 valueBinding : target TILDE setExpr ;
@@ -307,7 +314,8 @@ fragment EXPONENT : [eE] [+-]? [0-9]+ ;
 fragment HEXDIGIT : [0-9a-fA-F] ;
 STRING    : '"' (~["\\\r\n] | '\\' ~[\r\n])* '"' ;
 // A string that reaches the end of its line; the parse step reports it.
-UNTERMINATED_STRING : '"' (~["\\\r\n] | '\\' ~[\r\n])* ;
+// It stops at a brace, so the block around it still parses.
+UNTERMINATED_STRING : '"' (~["\\\r\n{}] | '\\' ~[\r\n])* ;
 
 ARROW     : '->' ;
 ANDAND    : '&&' ;

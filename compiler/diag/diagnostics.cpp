@@ -44,12 +44,24 @@ std::string locationPrefix(const SourceManager& sources, const SourceRange& r) {
 void printSnippet(std::ostream& out, const SourceManager& sources, const SourceRange& r, bool color) {
   if (!sources.has(r.file) || !r.valid()) return;
   const SourceFile& f = sources.file(r.file);
-  std::string_view line = f.line(r.begin.line);
+  std::string line(f.line(r.begin.line));
+  uint32_t col = r.begin.column;
+  uint32_t endCol = (r.end.line == r.begin.line) ? r.end.column : static_cast<uint32_t>(line.size()) + 1;
+  // Very long lines are shown as a window around the column.
+  constexpr uint32_t kWindow = 60;
+  if (line.size() > 2 * kWindow + 40 && col > kWindow) {
+    uint32_t cut = col - kWindow;
+    line = "..." + line.substr(cut - 1);
+    col = col - cut + 4;
+    endCol = endCol - cut + 4;
+  }
+  if (line.size() > 2 * kWindow + 40) line = line.substr(0, 2 * kWindow + 40) + "...";
+  // Bytes that are not printable ASCII are shown as '?' so a broken encoding cannot leak.
+  for (char& c : line)
+    if (static_cast<unsigned char>(c) >= 0x80 || (static_cast<unsigned char>(c) < 0x20 && c != '\t')) c = '?';
   out << line << "\n";
   std::string underline;
-  uint32_t col = r.begin.column;
   for (uint32_t i = 1; i < col && i - 1 < line.size(); ++i) underline += line[i - 1] == '\t' ? '\t' : ' ';
-  uint32_t endCol = (r.end.line == r.begin.line) ? r.end.column : static_cast<uint32_t>(line.size()) + 1;
   uint32_t width = endCol > col ? endCol - col : 1;
   underline += '^';
   for (uint32_t i = 1; i < width; ++i) underline += '~';
@@ -100,12 +112,16 @@ std::vector<Diagnostic> DiagnosticEngine::sorted() const {
   std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.range.file, a.range.begin.offset) < std::tie(b.range.file, b.range.begin.offset);
   });
-  auto same = [](const Diagnostic& a, const Diagnostic& b) {
-    return a.code == b.code && a.range.file == b.range.file && a.range.begin.offset == b.range.begin.offset &&
-           a.message == b.message;
-  };
-  out.erase(std::unique(out.begin(), out.end(), same), out.end());
-  return out;
+  // Drop every later copy of a diagnostic already kept (same code, place and message).
+  std::vector<Diagnostic> unique;
+  for (auto& d : out) {
+    bool seen = std::any_of(unique.begin(), unique.end(), [&](const Diagnostic& u) {
+      return u.code == d.code && u.range.file == d.range.file && u.range.begin.offset == d.range.begin.offset &&
+             u.message == d.message;
+    });
+    if (!seen) unique.push_back(std::move(d));
+  }
+  return unique;
 }
 
 void DiagnosticEngine::print(std::ostream& out, bool color) const {

@@ -97,7 +97,10 @@ class Formatter {
 
   // A block body is empty when it has no statements and no comments inside.
   bool emptyBody(const SourceRange& body, bool noStatements) const {
-    return noStatements && !(next_ < file_.comments.size() && file_.comments[next_].range.begin.offset < body.end.offset);
+    if (!noStatements) return false;
+    if (next_ >= file_.comments.size()) return true;
+    uint32_t at = file_.comments[next_].range.begin.offset;
+    return !(at > body.begin.offset && at < body.end.offset);
   }
 
   template <class T, class Print>

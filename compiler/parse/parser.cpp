@@ -55,6 +55,19 @@ size_t firstInvalidUtf8(const std::string& s) {
   return std::string::npos;
 }
 
+// A comment as the formatter writes it: no carriage returns, no blanks at line ends.
+std::string normalizeComment(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\r') continue;
+    if (c == '\n')
+      while (!out.empty() && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
+    out += c;
+  }
+  while (!out.empty() && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
+  return out;
+}
+
 // Runs `fn` on a thread with a large stack: ANTLR's recursive descent and prediction
 // recurse with the nesting depth of the input.
 void runWithLargeStack(const std::function<void()>& fn) {
@@ -107,13 +120,14 @@ std::unique_ptr<ast::File> parseOnThisThread(uint32_t fileId, const SourceManage
                  "nesting is too deep here; split the expression or block into smaller parts");
     return nullptr;
   }
+  listener.reportUnknownItems(tree);
   if (listener.errors() > 0 || parser.getNumberOfSyntaxErrors() > 0) return nullptr;
 
   size_t before = diags.errorCount();
   std::unique_ptr<ast::File> file = Transformer(locator, diags).file(tree);
   file->fileId = fileId;
   for (antlr4::Token* t : tokens.getTokens())
-    if (t->getChannel() == 2) file->comments.push_back(ast::Comment{t->getText(), locator.range(t)});
+    if (t->getChannel() == 2) file->comments.push_back(ast::Comment{normalizeComment(t->getText()), locator.range(t)});
   if (diags.errorCount() > before) return nullptr;
   return file;
 }

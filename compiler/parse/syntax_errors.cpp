@@ -66,8 +66,10 @@ std::string describeExpected(const antlr4::misc::IntervalSet& expected, const an
   bool expression = has(P::INT) && has(P::LPAREN) && has(P::NAME);
   size_t sections = std::count_if(std::begin(kSectionKeywords), std::end(kSectionKeywords), has);
   bool name = has(P::NAME);
+  // Where sections may start, the grammar's catch-all for unknown sections expects a name;
+  // a user should read only the sections themselves.
   if (expression) parts.push_back("an expression");
-  else if (name) parts.push_back("a name");
+  else if (name && sections < 5) parts.push_back("a name");
   if (sections >= 5) parts.push_back("a section (scope, pre, post, oracle, tolerance, protocol, signature)");
   for (size_t t : tokens) {
     if (expression && isExpressionStart(t)) continue;
@@ -90,6 +92,54 @@ std::string describeFound(const antlr4::Token* token) {
     case P::NL: return "end of line";
     default: return "'" + token->getText() + "'";
   }
+}
+
+namespace {
+
+struct ItemUsage {
+  const char* word;
+  const char* usage;
+};
+
+const ItemUsage kScopeItems[] = {
+    {"kernel", "kernel NAME, ..."}, {"op", "op NAME, ..."}, {"layout", "layout TENSOR: LAYOUT, ..."},
+    {"backend", "backend NAME, ..."}, {"where", "where DIM in LO..HI, ..."}};
+const ItemUsage kProtocolItems[] = {
+    {"seeds", "seeds N or seeds {S1, S2}"}, {"repeats", "repeats N"}, {"dims", "dims DIM in SET, ..."},
+    {"values", "values TENSOR ~ DISTRIBUTION | ..., ..."}, {"layouts", "layouts TENSOR in {LAYOUT, ...}, ..."},
+    {"cells", "cells all, or cells sample(N) + boundary"}, {"perturb", "perturb NAME | ..."}};
+const char* kSections = "scope, pre, post, oracle, tolerance, protocol or signature";
+
+template <size_t N>
+std::string explainItem(const std::string& word, const ItemUsage (&items)[N], const char* what) {
+  for (const auto& item : items)
+    if (word == item.word) return std::string("malformed '") + word + "' item; write it as: " + item.usage;
+  std::string known;
+  for (size_t i = 0; i < N; ++i) known += std::string(i ? (i + 1 == N ? " or " : ", ") : "") + items[i].word;
+  return "unknown " + std::string(what) + " '" + word + "'; expected " + known;
+}
+
+}  // namespace
+
+void SyntaxErrorListener::reportUnknownItems(antlr4::tree::ParseTree* tree) {
+  std::string message;
+  antlr4::ParserRuleContext* at = nullptr;
+  if (auto* c = dynamic_cast<KContractParser::UnknownSectionContext*>(tree)) {
+    at = c->ident();
+    message = "unknown section '" + c->ident()->getText() + "'; expected " + kSections;
+  } else if (auto* c = dynamic_cast<KContractParser::UnknownScopeItemContext*>(tree)) {
+    at = c->ident();
+    message = explainItem(c->ident()->getText(), kScopeItems, "scope item");
+  } else if (auto* c = dynamic_cast<KContractParser::UnknownProtocolItemContext*>(tree)) {
+    at = c->ident();
+    message = explainItem(c->ident()->getText(), kProtocolItems, "protocol item");
+  }
+  if (at) {
+    SourceRange r = locator_.range(at);
+    if (claimLine(r.begin.line)) diags_.report(DiagCode::UnknownItem, r, message);
+    else ++errors_;  // still an error, though its line already has one
+  }
+  for (size_t i = 0; i < tree->children.size(); ++i) reportUnknownItems(tree->children[i]);
 }
 
 bool SyntaxErrorListener::claimLine(uint32_t line) {
@@ -120,18 +170,18 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
   size_t type = offending->getType();
   if (type == KContractLexer::BAD_CHAR || type == KContractLexer::UNTERMINATED_STRING) return;  // reported already
 
-  // A missing token at the end of a line or file is shown right after the previous token.
-  SourceRange where = locator_.range(offending);
-  if (type == antlr4::Token::EOF || type == P::NL) {
-    auto* stream = dynamic_cast<antlr4::BufferedTokenStream*>(parser->getTokenStream());
-    for (ssize_t i = static_cast<ssize_t>(offending->getTokenIndex()) - 1; stream && i >= 0; --i) {
-      antlr4::Token* prev = stream->get(static_cast<size_t>(i));
-      if (prev->getChannel() == antlr4::Token::DEFAULT_CHANNEL) {
-        where = locator_.after(prev);
-        break;
-      }
+  // The previous significant token (not a line end): where a missing token belongs.
+  antlr4::Token* prev = nullptr;
+  auto* stream = dynamic_cast<antlr4::BufferedTokenStream*>(parser->getTokenStream());
+  for (ssize_t i = static_cast<ssize_t>(offending->getTokenIndex()) - 1; stream && i >= 0; --i) {
+    antlr4::Token* t = stream->get(static_cast<size_t>(i));
+    if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL && t->getType() != P::NL) {
+      prev = t;
+      break;
     }
   }
+  SourceRange where = locator_.range(offending);
+  if ((type == antlr4::Token::EOF || type == P::NL) && prev) where = locator_.after(prev);
   if (!claimLine(where.begin.line)) return;
 
   antlr4::misc::IntervalSet expected = parser->getExpectedTokens();
@@ -141,12 +191,24 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
                       describeFound(offending));
     return;
   }
-  // Where a statement could end and an operand follows, the likeliest mistake is a missing
-  // operator or line break.
-  bool operandNext = type == P::NAME || type == P::INT || type == P::FLOAT || type == P::HEXFLOAT ||
-                     type == P::REF || type == P::STRING || isSoftKeyword(type);
-  if (dynamic_cast<KContractParser::StmtEndContext*>(parser->getContext()) ||
-      (expected.contains(static_cast<size_t>(P::NL)) && operandNext)) {
+  if (type == P::ASSIGN) {
+    diags_.report(DiagCode::UnexpectedToken, where,
+                  "'=' defines a value only in oracle and tolerance sections; to compare, write '=='");
+    return;
+  }
+  if ((type == P::KW_FORALL || type == P::KW_EXISTS) && prev && prev->getType() != P::LPAREN) {
+    diags_.report(DiagCode::UnexpectedToken, where,
+                  "a quantifier inside a larger expression needs parentheses: (" + offending->getText() + " ...)");
+    return;
+  }
+  // After something that completes an operand, on the same line, the likeliest mistake is
+  // a missing operator or line break.
+  bool afterOperand = prev && prev->getLine() == offending->getLine() &&
+                      (prev->getType() == P::NAME || prev->getType() == P::INT || prev->getType() == P::FLOAT ||
+                       prev->getType() == P::HEXFLOAT || prev->getType() == P::REF || prev->getType() == P::STRING ||
+                       prev->getType() == P::RPAREN || prev->getType() == P::RBRACK || isSoftKeyword(prev->getType()));
+  if (afterOperand && (dynamic_cast<KContractParser::StmtEndContext*>(parser->getContext()) ||
+                       expected.contains(static_cast<size_t>(P::NL)))) {
     diags_.report(DiagCode::UnexpectedToken, where,
                   "unexpected " + describeFound(offending) +
                       ": the statement should end here (a new line or ';') or go on with an operator");

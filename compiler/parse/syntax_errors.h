@@ -16,6 +16,9 @@ class SyntaxErrorListener : public antlr4::BaseErrorListener {
 
   // Reports the lexer's error tokens (bad characters, unterminated strings) once each.
   void reportLexicalErrors(antlr4::CommonTokenStream& tokens);
+  // Reports sections, scope items and protocol items the language does not have (the
+  // grammar accepts them as "unknown" so that recovery stays on the next line).
+  void reportUnknownItems(antlr4::tree::ParseTree* tree);
   size_t errors() const { return errors_; }
 
  private:
