@@ -17,7 +17,7 @@ namespace kc::parse {
 namespace {
 
 // Rule nesting the parser accepts; deeper input is reported, never allowed to exhaust the stack.
-constexpr size_t kMaxRuleDepth = 4000;
+constexpr size_t kMaxRuleDepth = 1200;  // about 80 nested parentheses
 constexpr size_t kParseStackBytes = 256u << 20;
 
 struct TooDeep {
@@ -106,7 +106,7 @@ std::unique_ptr<ast::File> parseOnThisThread(uint32_t fileId, const SourceManage
   lexer.removeErrorListeners();
   antlr4::CommonTokenStream tokens(&lexer);
   SyntaxErrorListener listener(locator, diags);
-  listener.reportLexicalErrors(tokens);
+  if (!listener.reportLexicalErrors(tokens)) return nullptr;
 
   GuardedParser parser(&tokens);
   parser.removeErrorListeners();

@@ -149,8 +149,23 @@ bool SyntaxErrorListener::claimLine(uint32_t line) {
   return true;
 }
 
-void SyntaxErrorListener::reportLexicalErrors(antlr4::CommonTokenStream& tokens) {
+bool SyntaxErrorListener::reportLexicalErrors(antlr4::CommonTokenStream& tokens) {
   tokens.fill();
+  // Brackets nested deeper than any contract needs make ANTLR's full-context prediction
+  // slow (it merges prediction contexts as deep as the nesting): refuse them up front.
+  int depth = 0;
+  for (antlr4::Token* t : tokens.getTokens()) {
+    size_t type = t->getType();
+    if (type == P::LPAREN || type == P::LBRACK || type == P::LBRACE) ++depth;
+    if ((type == P::RPAREN || type == P::RBRACK || type == P::RBRACE) && depth > 0) --depth;
+    if (depth > kMaxBracketDepth) {
+      diags_.report(DiagCode::TooDeep, locator_.range(t),
+                    "brackets nested more than " + std::to_string(kMaxBracketDepth) +
+                        " deep; split the expression or block into smaller parts");
+      ++errors_;
+      return false;
+    }
+  }
   for (antlr4::Token* t : tokens.getTokens()) {
     if (t->getType() == KContractLexer::BAD_CHAR) {
       SourceRange r = locator_.range(t);
@@ -161,6 +176,7 @@ void SyntaxErrorListener::reportLexicalErrors(antlr4::CommonTokenStream& tokens)
         diags_.report(DiagCode::UnterminatedString, r, "string literal is missing its closing '\"'");
     }
   }
+  return true;
 }
 
 void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::Token* offending, size_t, size_t,

@@ -15,7 +15,9 @@ class SyntaxErrorListener : public antlr4::BaseErrorListener {
                    const std::string& msg, std::exception_ptr e) override;
 
   // Reports the lexer's error tokens (bad characters, unterminated strings) once each.
-  void reportLexicalErrors(antlr4::CommonTokenStream& tokens);
+  // Returns false when the input is nested too deeply to parse at all.
+  bool reportLexicalErrors(antlr4::CommonTokenStream& tokens);
+  static constexpr int kMaxBracketDepth = 64;
   // Reports sections, scope items and protocol items the language does not have (the
   // grammar accepts them as "unknown" so that recovery stays on the next line).
   void reportUnknownItems(antlr4::tree::ParseTree* tree);
