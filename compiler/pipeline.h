@@ -1,17 +1,19 @@
 #pragma once
 // The compiler pipeline: every stage, in order, in one function (pipeline.cpp). Each stage
-// lives in its own folder. Today: load -> parse. Semantic analysis, the expression IR,
-// obligations and measurement plans join this list as they land.
+// lives in its own folder: parse -> sema (imports, symbols, kernels, contracts with their
+// classes and protocols, all lowered to the expression IR). Obligations and measurement
+// plans are built from the semantic model.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "compiler/ast/ast.h"
 #include "compiler/diag/diagnostics.h"
+#include "compiler/sema/model.h"
 
 namespace kc {
 
-enum class Stage { Parse };
+enum class Stage { Parse, Sema };
 
 struct Compilation {
   SourceManager sources;
@@ -19,6 +21,9 @@ struct Compilation {
   // One entry per input, in order; null where the input failed its stage.
   std::vector<std::unique_ptr<ast::File>> files;
   std::vector<uint32_t> fileIds;  // 0 where the input could not be read
+  std::vector<std::string> includeDirs;  // -I: extra roots for imports
+  std::vector<std::unique_ptr<ast::File>> modules;  // files loaded by imports
+  std::unique_ptr<sema::Program> program;            // after Stage::Sema
 };
 
 // Runs the pipeline on each input up to `last`. Returns false if any error was reported.

@@ -17,6 +17,7 @@ int run(int argc, char** argv) {
   std::vector<std::pair<CLI::App*, Action>> commands;
   addParseCommand(app, commands);
   addFmtCommand(app, commands);
+  addIrCommand(app, commands);
 
   try {
     app.parse(argc, argv);

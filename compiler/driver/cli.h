@@ -24,5 +24,6 @@ int run(int argc, char** argv);
 using Action = int (*)(const GlobalOptions&);
 void addParseCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addFmtCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addIrCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 
 }  // namespace kc::driver

@@ -1,0 +1,422 @@
+#include "compiler/sema/contracts.h"
+
+#include <algorithm>
+#include <set>
+
+#include "compiler/sema/lower_expr.h"
+#include "compiler/sema/protocol.h"
+
+namespace kc::sema {
+
+namespace {
+
+const char* const kBackends[] = {"host", "cuda", "opencl", "exec"};
+
+// Which sections each kind of declaration may have.
+bool allowed(ast::ItemKind kind, ast::SectionKind s) {
+  using S = ast::SectionKind;
+  switch (kind) {
+    case ast::ItemKind::Class: return s == S::Post || s == S::Protocol || s == S::Signature;
+    case ast::ItemKind::Op: return s == S::Pre || s == S::Oracle || s == S::Tolerance || s == S::Protocol;
+    default: return true;
+  }
+}
+
+const char* allowedList(ast::ItemKind kind) {
+  switch (kind) {
+    case ast::ItemKind::Class: return "post, protocol and signature (the applying contract supplies the rest)";
+    case ast::ItemKind::Op: return "pre, oracle, tolerance and protocol";
+    default: return "every section";
+  }
+}
+
+// Reports sections a declaration may not have and repeated ones (signatures may repeat).
+void checkSectionSet(ast::ItemKind kind, const std::vector<ast::SectionPtr>& sections, DiagnosticEngine& diags) {
+  std::map<ast::SectionKind, const ast::Section*> seen;
+  for (const auto& s : sections) {
+    if (!allowed(kind, s->kind)) {
+      diags.report(DiagCode::SectionNotAllowed, s->range,
+                   std::string("a ") + (kind == ast::ItemKind::Class ? "class" : "op") + " cannot have a '" +
+                       ast::sectionKeyword(s->kind) + "' section; it may have " + allowedList(kind));
+      continue;
+    }
+    if (s->kind == ast::SectionKind::Signature) continue;
+    auto [it, fresh] = seen.emplace(s->kind, s.get());
+    if (!fresh) {
+      Diagnostic& d = diags.report(DiagCode::DuplicateSection, s->range,
+                                   std::string("a second '") + ast::sectionKeyword(s->kind) + "' section");
+      d.notes.push_back({it->second->range, "the first one is here"});
+    }
+  }
+}
+
+template <class T>
+const T* findSection(const std::vector<ast::SectionPtr>& sections, ast::SectionKind kind) {
+  for (const auto& s : sections)
+    if (s->kind == kind) return static_cast<const T*>(s.get());
+  return nullptr;
+}
+
+class ContractChecker {
+ public:
+  ContractChecker(const SymbolTable& symbols, Program& program, DiagnosticEngine& diags)
+      : symbols_(symbols), program_(program), diags_(diags) {}
+
+  std::unique_ptr<ContractInfo> check(const ast::ContractDecl& decl) {
+    auto c = std::make_unique<ContractInfo>();
+    failed_.clear();
+    c->id = decl.id.str();
+    c->name = decl.id.name.text;
+    c->version = decl.id.version;
+    c->title = decl.title ? decl.title->value : "";
+    c->decl = &decl;
+    c->range = decl.range;
+    c->isClass = decl.kind == ast::ItemKind::Class;
+    checkSectionSet(decl.kind, decl.sections, diags_);
+    if (c->isClass) return c;  // classes are checked where they are applied, against a kernel
+
+    const auto* scope = findSection<ast::ScopeSection>(decl.sections, ast::SectionKind::Scope);
+    if (!scope) {
+      diags_.report(DiagCode::MissingSection, decl.id.range,
+                    "contract '" + c->id + "' has no scope: say which kernel it holds, e.g. scope { kernel my_kernel }");
+      return c;
+    }
+    checkScope(*c, *scope);
+    if (!c->kernel) return c;
+    const ast::OpDecl* op = symbols_.ops.count(c->kernel->name) ? symbols_.ops.at(c->kernel->name) : nullptr;
+
+    Origin self{c->id, false};
+    if (const auto* pre = findSection<ast::ExprSection>(decl.sections, ast::SectionKind::Pre)) conditions(*c, *pre, Part::Pre, self, c->pre);
+    else if (op) if (const auto* pre = findSection<ast::ExprSection>(op->sections, ast::SectionKind::Pre)) conditions(*c, *pre, Part::Pre, self, c->pre);
+
+    const auto* oracle = findSection<ast::DefSection>(decl.sections, ast::SectionKind::Oracle);
+    if (!oracle && op) oracle = findSection<ast::DefSection>(op->sections, ast::SectionKind::Oracle);
+    if (!oracle) {
+      diags_.report(DiagCode::MissingSection, decl.id.range,
+                    "contract '" + c->id + "' has no oracle: define each output, e.g. oracle f64 { y[i] = ... }");
+    } else {
+      checkOracle(*c, *oracle);
+    }
+    const auto* tol = findSection<ast::DefSection>(decl.sections, ast::SectionKind::Tolerance);
+    if (!tol && op) tol = findSection<ast::DefSection>(op->sections, ast::SectionKind::Tolerance);
+    if (tol) definitions(*c, *tol, Part::Tolerance, c->tolerance);
+
+    if (const auto* post = findSection<ast::ExprSection>(decl.sections, ast::SectionKind::Post))
+      conditions(*c, *post, Part::Post, self, c->post);
+    for (const auto& s : decl.sections)
+      if (s->kind == ast::SectionKind::Signature) signature(*c, static_cast<const ast::SignatureSection&>(*s), self, false);
+    if (const auto* proto = findSection<ast::ProtocolSection>(decl.sections, ast::SectionKind::Protocol))
+      lowerProtocol(*proto, *c->kernel, self, c->protocol, diags_);
+
+    applyClasses(*c, decl);
+    if (c->post.empty())
+      diags_.report(DiagCode::MissingSection, decl.id.range,
+                    "contract '" + c->id + "' checks nothing: give it a post section or apply a class that has one");
+    return c;
+  }
+
+ private:
+  void checkScope(ContractInfo& c, const ast::ScopeSection& scope) {
+    std::vector<const ast::Ident*> kernels;
+    for (const auto& item : scope.items) {
+      switch (item.kind) {
+        case ast::ScopeItemKind::Kernels:
+          for (const auto& n : item.names) {
+            kernels.push_back(&n);
+            c.scope.kernels.push_back(n.name);
+          }
+          break;
+        case ast::ScopeItemKind::Ops:
+          for (const auto& n : item.ops) {
+            c.scope.ops.push_back(n.text);
+            if (!symbols_.ops.count(n.text))
+              diags_.report(DiagCode::UnknownKernel, n.range, "no op '" + n.text + "' is declared or imported");
+          }
+          break;
+        case ast::ScopeItemKind::Backends:
+          for (const auto& n : item.names) {
+            if (std::find(std::begin(kBackends), std::end(kBackends), n.name) == std::end(kBackends))
+              diags_.report(DiagCode::UnknownBackend, n.range,
+                            "unknown backend '" + n.name + "'; the backends are host, cuda, opencl and exec");
+            c.scope.backends.push_back(n.name);
+          }
+          break;
+        case ast::ScopeItemKind::Layouts:
+        case ast::ScopeItemKind::Domains:
+          break;  // checked once the kernel is known
+      }
+    }
+    if (kernels.empty() && c.scope.ops.size() == 1) {
+      c.kernel = program_.kernel(c.scope.ops[0]);
+    } else if (kernels.size() != 1) {
+      diags_.report(DiagCode::UnknownKernel, scope.range,
+                    kernels.empty() ? "the scope names no kernel: add 'kernel NAME'"
+                                    : "a contract holds one kernel; this scope names " + std::to_string(kernels.size()));
+      return;
+    } else {
+      c.kernel = program_.kernel(kernels[0]->name);
+      if (!c.kernel || !symbols_.kernels.count(kernels[0]->name)) {
+        c.kernel = nullptr;
+        diags_.report(DiagCode::UnknownKernel, kernels[0]->range, "no kernel '" + kernels[0]->name + "' is declared");
+        return;
+      }
+    }
+    if (!c.kernel) return;
+    for (const auto& item : scope.items) {
+      if (item.kind == ast::ScopeItemKind::Layouts)
+        for (const auto& b : item.layouts) c.scope.layouts.push_back(lowerLayoutScope(b, *c.kernel, {c.id, false}, diags_));
+      if (item.kind == ast::ScopeItemKind::Domains)
+        for (const auto& d : item.domains) narrow(c, d);
+    }
+  }
+
+  // `where` inside a scope narrows a dimension's range or a dtype variable's set.
+  void narrow(ContractInfo& c, const ast::DomainItem& d) {
+    LoweringContext ctx{c.kernel, Part::Shape, nullptr, nullptr, false};
+    ExprLowering lower(diags_, ctx);
+    if (const DimInfo* dim = c.kernel->dim(d.name.name)) {
+      if (!d.isRange) {
+        diags_.report(DiagCode::BadDomain, d.range, "narrow a dimension with a range: " + d.name.name + " in LO..HI");
+        return;
+      }
+      ir::NodePtr lo = lower.lower(*d.lo), hi = lower.lower(*d.hi);
+      if (!lo || !hi) return;
+      lo = ir::fold(std::move(lo));
+      hi = ir::fold(std::move(hi));
+      if (lo->op != ir::Op::ConstInt || hi->op != ir::Op::ConstInt) {
+        diags_.report(DiagCode::BadDomain, d.range, "a scope range must be made of integer constants");
+        return;
+      }
+      if (lo->i < dim->lo || hi->i > dim->hi || lo->i > hi->i) {
+        diags_.report(DiagCode::ScopeConflict, d.range,
+                      "the scope may only narrow '" + d.name.name + "' within its declared range " +
+                          std::to_string(dim->lo) + ".." + std::to_string(dim->hi));
+        return;
+      }
+      DimInfo narrowed = *dim;
+      narrowed.lo = lo->i;
+      narrowed.hi = hi->i;
+      narrowed.range = d.range;
+      c.scope.dims.push_back(narrowed);
+      return;
+    }
+    if (const DTypeVarInfo* v = c.kernel->dtypeVar(d.name.name)) {
+      std::vector<std::string> kept;
+      for (const auto& e : d.elements) {
+        std::string n = e->kind == ast::ExprKind::Name ? static_cast<const ast::NameExpr&>(*e).name : "";
+        if (std::find(v->allowed.begin(), v->allowed.end(), n) == v->allowed.end()) {
+          diags_.report(DiagCode::ScopeConflict, e->range,
+                        "'" + n + "' is not one of the dtypes the kernel declares for " + v->name);
+          continue;
+        }
+        kept.push_back(n);
+      }
+      c.scope.dtypes[v->name] = kept;
+      return;
+    }
+    diags_.report(DiagCode::UnknownName, d.name.range,
+                  "'" + d.name.name + "' is neither a dimension nor a dtype variable of kernel '" + c.kernel->name + "'");
+  }
+
+  void conditions(ContractInfo& c, const ast::ExprSection& s, Part part, const Origin& origin,
+                  std::vector<Condition>& out, bool inClass = false) {
+    LoweringContext ctx{c.kernel, part, &c.oracle, &c.tolerance, inClass, &failed_};
+    for (const auto& stmt : s.stmts) {
+      ExprLowering lower(diags_, ctx);
+      if (ir::NodePtr n = lower.lowerCondition(*stmt)) out.push_back(Condition{std::move(n), origin, stmt->range});
+    }
+  }
+
+  // Definitions in order; each sees the ones before it.
+  void definitions(ContractInfo& c, const ast::DefSection& s, Part part, std::vector<Definition>& out) {
+    for (const auto& d : s.defs) {
+      const TensorInfo* t = c.kernel->tensor(d.name.name);
+      bool definesOutput = part == Part::Oracle && t && t->output;
+      if ((t && !definesOutput) || c.kernel->dim(d.name.name) || c.kernel->dtypeVar(d.name.name)) {
+        diags_.report(DiagCode::ShadowedName, d.name.range,
+                      "'" + d.name.name + "' already names a " + (t ? "tensor" : "dimension or dtype") +
+                          " of the kernel; choose another name");
+        continue;
+      }
+      bool again = std::any_of(out.begin(), out.end(), [&](const Definition& x) { return x.name == d.name.name; }) ||
+                   (part == Part::Tolerance &&
+                    std::any_of(c.oracle.begin(), c.oracle.end(), [&](const Definition& x) { return x.name == d.name.name; }));
+      if (again) {
+        diags_.report(DiagCode::DuplicateSection, d.name.range, "'" + d.name.name + "' is defined twice");
+        continue;
+      }
+      if (definesOutput && d.indices.size() != t->rank()) {
+        diags_.report(DiagCode::OracleIncomplete, d.range,
+                      "output '" + t->name + "' has rank " + std::to_string(t->rank()) + " but is defined with " +
+                          std::to_string(d.indices.size()) + " indices");
+        continue;
+      }
+      LoweringContext ctx{c.kernel, part, &c.oracle, part == Part::Tolerance ? &out : &c.tolerance, false, &failed_};
+      if (part == Part::Oracle) ctx.oracle = &out;
+      ExprLowering lower(diags_, ctx);
+      for (size_t k = 0; k < d.indices.size(); ++k) {
+        const auto& idx = d.indices[k];
+        if (c.kernel->tensor(idx.name) || c.kernel->dim(idx.name)) {
+          diags_.report(DiagCode::ShadowedName, idx.range, "the index '" + idx.name + "' reuses a tensor or dimension name");
+          return;
+        }
+        lower.pushIndex(idx.name, idx.range, definesOutput ? t->shape[k]->clone() : nullptr);
+      }
+      ir::NodePtr value = lower.lower(*d.value);
+      std::vector<ir::NodePtr> extents(d.indices.size());
+      for (size_t k = d.indices.size(); k-- > 0;) extents[k] = lower.popIndex();
+      if (!value) {
+        failed_.push_back(d.name.name);
+        continue;
+      }
+      if (value->type != ir::Type::Int && value->type != ir::Type::Real) {
+        diags_.report(DiagCode::TypeMismatch, d.value->range, "a definition must be a number");
+        continue;
+      }
+      bool ok = true;
+      for (size_t k = 0; k < extents.size(); ++k) {
+        if (!extents[k]) {
+          diags_.report(DiagCode::CannotInferRange, d.indices[k].range,
+                        "cannot tell the range of '" + d.indices[k].name + "': index a tensor with it in the right-hand side");
+          ok = false;
+        }
+      }
+      if (!ok) continue;
+      Definition def;
+      def.name = d.name.name;
+      for (const auto& idx : d.indices) def.indices.push_back(idx.name);
+      def.extents = std::move(extents);
+      def.value = ir::fold(std::move(value));
+      def.range = d.range;
+      out.push_back(std::move(def));
+    }
+  }
+
+  void checkOracle(ContractInfo& c, const ast::DefSection& s) {
+    if (s.precision) {
+      const std::string& p = s.precision->name.name;
+      if (p == "f64" && !s.precision->bits) {
+        c.oraclePrecision = "f64";
+        c.oracleBits = 53;
+      } else if (p == "mpfr" && s.precision->bits && *s.precision->bits >= 53 && *s.precision->bits <= 100000) {
+        c.oraclePrecision = "mpfr";
+        c.oracleBits = *s.precision->bits;
+      } else {
+        diags_.report(DiagCode::BadDomain, s.precision->range,
+                      "the oracle is evaluated in f64 or in mpfr(BITS) with 53 <= BITS <= 100000");
+      }
+    }
+    definitions(c, s, Part::Oracle, c.oracle);
+    for (const auto& t : c.kernel->tensors) {
+      if (!t.output) continue;
+      bool defined = std::any_of(c.oracle.begin(), c.oracle.end(), [&](const Definition& d) { return d.name == t.name; });
+      bool reported = std::any_of(s.defs.begin(), s.defs.end(), [&](const ast::Definition& d) { return d.name.name == t.name; });
+      if (!defined && !reported)
+        diags_.report(DiagCode::OracleIncomplete, s.range, "the oracle does not define the output '" + t.name + "'");
+    }
+  }
+
+  void signature(ContractInfo& c, const ast::SignatureSection& s, const Origin& origin, bool inClass) {
+    // A contract's own signature refines a class's of the same name.
+    if (origin.fromClass && std::any_of(c.signatures.begin(), c.signatures.end(),
+                                        [&](const SignatureInfo& x) { return x.name == s.name.text; }))
+      return;
+    SignatureInfo sig{s.name.text, origin, {}, s.range};
+    for (const auto& cl : s.clauses) {
+      LoweringContext ctx{c.kernel, Part::Signature, &c.oracle, &c.tolerance, inClass, &failed_};
+      ExprLowering lower(diags_, ctx);
+      SignatureClause out{cl.kind, nullptr, cl.dim.name, cl.compareOp, cl.range};
+      switch (cl.kind) {
+        case ast::SignatureClauseKind::FailsWhen:
+        case ast::SignatureClauseKind::FailsOnlyWhen:
+          out.expr = lower.lowerCondition(*cl.expr);
+          if (!out.expr) continue;
+          break;
+        case ast::SignatureClauseKind::WrongCells: {
+          // One predicate per output cell; kernels with several outputs get one per output.
+          bool any = false;
+          for (const auto& t : c.kernel->tensors) {
+            if (!t.output) continue;
+            std::vector<std::string> vars;
+            for (size_t k = 0; k < t.rank(); ++k) vars.push_back("cell_" + std::to_string(k));
+            ExprLowering cellLower(diags_, ctx);
+            ir::NodePtr p = cellLower.lowerInCells(*cl.expr, t, vars);
+            if (!p) break;
+            if (p->type != ir::Type::Bool) {
+              diags_.report(DiagCode::NonBoolCondition, cl.expr->range, "'wrong cells:' needs a condition on one cell");
+              break;
+            }
+            SignatureClause perOutput{cl.kind, std::move(p), t.name, "", cl.range};
+            sig.clauses.push_back(std::move(perOutput));
+            any = true;
+          }
+          (void)any;
+          continue;
+        }
+        case ast::SignatureClauseKind::ErrorGrows:
+          if (!c.kernel->dim(cl.dim.name)) {
+            diags_.report(DiagCode::BadSignature, cl.dim.range,
+                          "'error grows with' needs a dimension of kernel '" + c.kernel->name + "'");
+            continue;
+          }
+          break;
+        case ast::SignatureClauseKind::DiffersRunToRun: break;
+        case ast::SignatureClauseKind::ErrorBound:
+          out.expr = lower.lower(*cl.expr);
+          if (!out.expr) continue;
+          if (out.expr->type != ir::Type::Int && out.expr->type != ir::Type::Real) {
+            diags_.report(DiagCode::TypeMismatch, cl.expr->range, "an error bound must be a number (in ulps)");
+            continue;
+          }
+          out.expr = ir::fold(std::move(out.expr));
+          break;
+      }
+      sig.clauses.push_back(std::move(out));
+    }
+    c.signatures.push_back(std::move(sig));
+  }
+
+  // A class contributes its postconditions, protocol and signatures, checked against this
+  // contract's kernel; `y` in the class stands for each output.
+  void applyClasses(ContractInfo& c, const ast::ContractDecl& decl) {
+    for (const auto& id : decl.applies) {
+      auto it = symbols_.contracts.find(id.str());
+      if (it == symbols_.contracts.end()) {
+        diags_.report(DiagCode::UnknownClass, id.range,
+                      "no class '" + id.str() + "' is declared or imported (import std.classes for the standard ones)");
+        continue;
+      }
+      const ast::ContractDecl& cls = *it->second;
+      if (cls.kind != ast::ItemKind::Class) {
+        Diagnostic& d = diags_.report(DiagCode::NotAClass, id.range, "'" + id.str() + "' is a contract; only classes can be applied");
+        d.notes.push_back({cls.id.range, "declared here"});
+        continue;
+      }
+      c.applies.push_back(id.str());
+      Origin origin{id.str(), true};
+      for (const auto& s : cls.sections) {
+        if (s->kind == ast::SectionKind::Post)
+          conditions(c, static_cast<const ast::ExprSection&>(*s), Part::Post, origin, c.post, true);
+        else if (s->kind == ast::SectionKind::Signature)
+          signature(c, static_cast<const ast::SignatureSection&>(*s), origin, true);
+        else if (s->kind == ast::SectionKind::Protocol)
+          lowerProtocol(static_cast<const ast::ProtocolSection&>(*s), *c.kernel, origin, c.protocol, diags_);
+      }
+    }
+  }
+
+  const SymbolTable& symbols_;
+  Program& program_;
+  DiagnosticEngine& diags_;
+  std::vector<std::string> failed_;  // definitions of the current contract that failed
+};
+
+}  // namespace
+
+void checkContracts(const SymbolTable& symbols, Program& program, DiagnosticEngine& diags) {
+  for (const auto* o : symbols.opOrder) checkSectionSet(ast::ItemKind::Op, o->sections, diags);
+  ContractChecker checker(symbols, program, diags);
+  for (const auto* decl : symbols.contractOrder) program.contracts.push_back(checker.check(*decl));
+}
+
+}  // namespace kc::sema

@@ -1,0 +1,92 @@
+// Calls: builtin functions, dtype queries, abs, and whole-tensor statistics max(x).
+#include "compiler/sema/builtins.h"
+#include "compiler/sema/lower_expr.h"
+
+namespace kc::sema {
+
+using ir::NodePtr;
+using ir::Op;
+using ir::Type;
+
+// max(x), min(x), sum(x): a statistic over every cell of a tensor.
+NodePtr ExprLowering::wholeTensor(const ast::Expr& e) {
+  std::string name;
+  ir::Role role = ir::Role::Input;
+  if (e.kind == ast::ExprKind::Name) name = static_cast<const ast::NameExpr&>(e).name;
+  else if (e.kind == ast::ExprKind::Ref) name = static_cast<const ast::RefExpr&>(e).name, role = ir::Role::Oracle;
+  const TensorInfo* t = ctx_.kernel && !name.empty() ? ctx_.kernel->tensor(name) : nullptr;
+  if (!t || t->rank() == 0) {
+    diags_.report(DiagCode::TypeMismatch, e.range,
+                  "max, min or sum with one argument takes a whole tensor of rank >= 1; over an index, write max(i, e)");
+    return nullptr;
+  }
+  if (role == ir::Role::Input && t->output) role = ir::Role::Output;
+  if (role != ir::Role::Input && (ctx_.part == Part::Pre || ctx_.part == Part::Oracle)) {
+    diags_.report(DiagCode::OutputInPrecondition, e.range, "this part of a contract cannot read the output '" + name + "'");
+    return nullptr;
+  }
+  auto n = std::make_unique<ir::Node>(Op::TensorWhole, Type::Tensor, e.range);
+  n->name = name;
+  n->role = role;
+  return n;
+}
+
+NodePtr ExprLowering::call(const ast::CallExpr& e) {
+  const std::string& f = e.callee.name;
+  if ((f == "max" || f == "min" || f == "sum") && e.args.size() == 1) {
+    NodePtr whole = wholeTensor(*e.args[0]);
+    if (!whole) return nullptr;
+    std::vector<NodePtr> kids;
+    kids.push_back(std::move(whole));
+    auto n = ir::makeNode(Op::TensorStat, Type::Real, e.range, std::move(kids));
+    n->name = f;
+    return n;
+  }
+  if (f == "abs" && e.args.size() == 1) {
+    NodePtr x = lower(*e.args[0]);
+    if (!x || !requireNumeric(*x, "the argument of abs")) return nullptr;
+    Type t = x->type;
+    std::vector<NodePtr> kids;
+    kids.push_back(std::move(x));
+    return ir::makeNode(Op::Abs, t, e.range, std::move(kids));
+  }
+  const Builtin* b = findBuiltin(f);
+  if (!b) {
+    diags_.report(DiagCode::UnknownFunction, e.callee.range,
+                  "unknown function '" + f + "'; docs/language.md lists the functions the language has");
+    return nullptr;
+  }
+  if (e.args.size() != b->args.size()) {
+    diags_.report(DiagCode::WrongArity, e.range,
+                  "'" + f + "' takes " + std::to_string(b->args.size()) + " argument" + (b->args.size() == 1 ? "" : "s") +
+                      ", given " + std::to_string(e.args.size()));
+    return nullptr;
+  }
+  std::vector<NodePtr> kids;
+  for (size_t k = 0; k < e.args.size(); ++k) {
+    NodePtr a = lower(*e.args[k]);
+    if (!a) return nullptr;
+    std::string what = "argument " + std::to_string(k + 1) + " of '" + f + "'";
+    switch (b->args[k]) {
+      case Arg::Number:
+        if (!requireNumeric(*a, what.c_str())) return nullptr;
+        break;
+      case Arg::DType:
+        if (a->type != Type::DType) {
+          diags_.report(DiagCode::TypeMismatch, a->range,
+                        what + " must be a dtype such as f32 or a dtype variable such as T");
+          return nullptr;
+        }
+        break;
+      case Arg::Int:
+        if (!requireType(*a, Type::Int, what.c_str())) return nullptr;
+        break;
+    }
+    kids.push_back(std::move(a));
+  }
+  auto n = ir::makeNode(b->op, b->result, e.range, std::move(kids));
+  n->name = f;
+  return n;
+}
+
+}  // namespace kc::sema

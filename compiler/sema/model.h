@@ -1,0 +1,158 @@
+#pragma once
+// The semantic model: what sema makes of the AST. Kernels with their bound signatures,
+// contracts with every part resolved and lowered to the IR, the standard classes they apply
+// already merged in. The planner and the obligation builder read only this.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/ast/ast.h"
+#include "compiler/ir/ir.h"
+
+namespace kc::sema {
+
+// Dimensions are at most this large unless the kernel says otherwise: the largest element
+// count any backend can address (2^62 keeps products of two dims inside int64 checks).
+inline constexpr int64_t kDefaultDimMax = int64_t{1} << 40;
+
+struct DimInfo {
+  std::string name;
+  int64_t lo = 1;
+  int64_t hi = kDefaultDimMax;
+  bool declared = false;  // a `where` clause gave the range
+  SourceRange range;
+};
+
+struct DTypeVarInfo {
+  std::string name;
+  std::vector<std::string> allowed;  // dtype names, in declaration order
+  SourceRange range;
+};
+
+struct TensorInfo {
+  std::string name;
+  bool output = false;
+  std::string dtype;        // a dtype name (f32) or a dtype variable (T)
+  bool dtypeIsVar = false;
+  std::vector<ir::NodePtr> shape;  // Int expressions over the kernel's dims; empty for scalars
+  size_t abiIndex = 0;      // position in the kc_ entry's argument list
+  SourceRange range;
+  size_t rank() const { return shape.size(); }
+};
+
+struct KernelInfo {
+  std::string name;
+  std::vector<TensorInfo> tensors;  // inputs, then outputs: the ABI order
+  std::vector<DTypeVarInfo> dtypeVars;
+  std::vector<DimInfo> dims;
+  std::string implements;
+  SourceRange range;
+
+  const TensorInfo* tensor(const std::string& n) const;
+  const DimInfo* dim(const std::string& n) const;
+  const DTypeVarInfo* dtypeVar(const std::string& n) const;
+};
+
+// A definition of the oracle or tolerance section: name[i, j] = value.
+struct Definition {
+  std::string name;
+  std::vector<std::string> indices;
+  std::vector<ir::NodePtr> extents;  // Int: index i ranges over 0..extents[i]-1
+  ir::NodePtr value;
+  SourceRange range;
+};
+
+// Where a part of a contract came from: the contract itself or an applied class.
+struct Origin {
+  std::string id;  // acme.softmax.rows@2 or std.exc.nan-propagation@1
+  bool fromClass = false;
+};
+
+struct Condition {
+  ir::NodePtr expr;  // Bool
+  Origin origin;
+  SourceRange range;
+};
+
+struct SignatureClause {
+  ast::SignatureClauseKind kind;
+  ir::NodePtr expr;       // FailsWhen, FailsOnlyWhen, WrongCells, ErrorBound
+  std::string dim;        // ErrorGrows
+  std::string compareOp;  // ErrorBound
+  SourceRange range;
+};
+
+struct SignatureInfo {
+  std::string name;
+  Origin origin;
+  std::vector<SignatureClause> clauses;
+  SourceRange range;
+};
+
+// One alternative of a protocol choice, with names already checked.
+struct ProtocolValue {
+  enum class Kind { Int, Real, Range, Name, Call, String } kind = Kind::Int;
+  int64_t i = 0, hi = 0;       // Int; Range is [i, hi]
+  double d = 0;                // Real
+  bool percent = false;        // Real or Int written with '%': d (or i) percent
+  std::string name;            // Name, Call, String
+  std::vector<std::pair<std::string, std::vector<ProtocolValue>>> args;  // Call: name ("" positional) -> values
+  SourceRange range;
+};
+
+struct ProtocolBinding {
+  std::string target;  // a dim, a tensor, or "*"
+  std::vector<ProtocolValue> values;
+  Origin origin;
+  SourceRange range;
+};
+
+struct ProtocolInfo {
+  std::vector<ProtocolValue> seeds, repeats, cells, perturb;
+  std::vector<ProtocolBinding> dims, values, layouts;
+};
+
+struct ScopeInfo {
+  std::vector<std::string> kernels;
+  std::vector<std::string> ops;
+  std::vector<std::string> backends;
+  std::vector<ProtocolBinding> layouts;  // the layouts a kernel must accept
+  std::vector<DimInfo> dims;             // narrowed ranges
+  std::map<std::string, std::vector<std::string>> dtypes;  // narrowed dtype variables
+};
+
+struct ContractInfo {
+  std::string id;
+  std::string name;
+  int version = 0;
+  bool isClass = false;
+  std::string title;
+  std::vector<std::string> applies;  // ids of the applied classes, in order
+  const KernelInfo* kernel = nullptr;  // the kernel in scope (contracts, not classes)
+  ScopeInfo scope;
+  std::vector<Condition> pre;
+  std::string oraclePrecision = "f64";
+  int oracleBits = 53;
+  std::vector<Definition> oracle;
+  std::vector<Definition> tolerance;
+  std::vector<Condition> post;
+  ProtocolInfo protocol;
+  std::vector<SignatureInfo> signatures;
+  const ast::ContractDecl* decl = nullptr;
+  SourceRange range;
+};
+
+// Everything one compilation knows: the inputs and what they imported.
+struct Program {
+  std::vector<std::unique_ptr<KernelInfo>> kernels;
+  std::vector<std::unique_ptr<ContractInfo>> contracts;  // contracts and classes
+  std::vector<uint32_t> rootFiles;  // the files named on the command line
+
+  const KernelInfo* kernel(const std::string& name) const;
+  const ContractInfo* contract(const std::string& id) const;
+};
+
+}  // namespace kc::sema

@@ -1,0 +1,287 @@
+#include "compiler/sema/protocol.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "compiler/sema/lower_expr.h"
+
+namespace kc::sema {
+
+namespace {
+
+using V = ProtocolValue;
+
+const std::vector<std::string> kDistributions = {
+    "normal", "uniform", "integers", "small_ints", "index_mod", "exact", "const_rows", "large_mean_rows",
+    "small_variance_rows", "special"};
+const std::vector<std::string> kSpecialKinds = {"nan", "inf", "neg_inf", "zero", "neg_zero", "subnormal", "max_finite"};
+const std::vector<std::string> kLayouts = {"contiguous", "transposed", "padded", "offset", "step"};
+const std::vector<std::string> kScopeLayouts = {"contiguous", "strided", "transposed", "any"};
+const std::vector<std::string> kDimGenerators = {"boundary"};
+const std::vector<std::string> kCells = {"all", "sample", "boundary"};
+const std::vector<std::string> kPerturb = {"none", "noise", "launch_order", "occupancy"};
+
+bool known(const std::vector<std::string>& names, const std::string& n) {
+  return std::find(names.begin(), names.end(), n) != names.end();
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + names[i];
+  return s;
+}
+
+class ProtocolLowering {
+ public:
+  ProtocolLowering(const KernelInfo& k, DiagnosticEngine& d) : kernel_(k), diags_(d) {}
+
+  // Flattens unions, alternatives and literal sets into a list of alternatives.
+  void flatten(const ast::SetExpr& s, std::vector<V>& out) {
+    switch (s.kind) {
+      case ast::SetKind::Chain:
+      case ast::SetKind::Literal:
+        for (const auto& item : s.items) flatten(*item, out);
+        return;
+      case ast::SetKind::Range: {
+        std::vector<V> lo, hi;
+        flatten(*s.items[0], lo);
+        flatten(*s.items[1], hi);
+        if (lo.size() != 1 || hi.size() != 1 || lo[0].kind != V::Kind::Int || hi[0].kind != V::Kind::Int) {
+          diags_.report(DiagCode::BadProtocolValue, s.range, "a range takes two integers: LO..HI");
+          return;
+        }
+        V v;
+        v.kind = V::Kind::Range;
+        v.i = lo[0].i;
+        v.hi = hi[0].i;
+        v.range = s.range;
+        out.push_back(v);
+        return;
+      }
+      case ast::SetKind::Call: {
+        V v;
+        v.kind = V::Kind::Call;
+        v.name = s.text;
+        v.range = s.range;
+        for (size_t k = 0; k < s.items.size(); ++k) {
+          std::vector<V> values;
+          flatten(*s.items[k], values);
+          v.args.emplace_back(s.argNames[k], std::move(values));
+        }
+        out.push_back(std::move(v));
+        return;
+      }
+      case ast::SetKind::Number: {
+        V v;
+        v.range = s.range;
+        v.percent = s.percent;
+        double d = std::strtod(s.text.c_str(), nullptr);
+        bool integral = s.text.find_first_of(".eEpP") == std::string::npos || s.text.rfind("0x", 0) == 0;
+        if (s.text.rfind("0x", 0) == 0 && s.text.find_first_of("pP") == std::string::npos)
+          d = static_cast<double>(std::strtoull(s.text.c_str(), nullptr, 16));
+        if (s.negative) d = -d;
+        if (integral && !s.percent && std::fabs(d) < 9.0e18) {
+          v.kind = V::Kind::Int;
+          v.i = static_cast<int64_t>(d);
+        } else {
+          v.kind = V::Kind::Real;
+          v.d = d;
+        }
+        out.push_back(v);
+        return;
+      }
+      case ast::SetKind::Power: {
+        V v;
+        v.range = s.range;
+        int64_t base = std::strtoll(s.text.c_str(), nullptr, 0), exp = std::strtoll(s.text2.c_str(), nullptr, 0);
+        int64_t r = 1;
+        bool overflow = false;
+        for (int64_t k = 0; k < exp && !overflow; ++k) overflow = __builtin_mul_overflow(r, base, &r);
+        if (overflow) {
+          diags_.report(DiagCode::BadProtocolValue, s.range, "this power does not fit in 64 bits");
+          return;
+        }
+        v.kind = V::Kind::Int;
+        v.i = r;
+        out.push_back(v);
+        return;
+      }
+      case ast::SetKind::Name:
+      case ast::SetKind::String: {
+        V v;
+        v.kind = s.kind == ast::SetKind::Name ? V::Kind::Name : V::Kind::String;
+        v.name = s.text;
+        v.range = s.range;
+        out.push_back(v);
+        return;
+      }
+      case ast::SetKind::Arith: {
+        LoweringContext ctx{&kernel_, Part::Shape, nullptr, nullptr, false};
+        ExprLowering lower(diags_, ctx);
+        ir::NodePtr n = lower.lower(*s.arith);
+        if (!n) return;
+        n = ir::fold(std::move(n));
+        V v;
+        v.range = s.range;
+        if (n->op == ir::Op::ConstInt) {
+          v.kind = V::Kind::Int;
+          v.i = n->i;
+        } else if (n->op == ir::Op::ConstReal) {
+          v.kind = V::Kind::Real;
+          v.d = n->d;
+          if (std::fabs(n->d) < 9.0e18 && n->d == std::floor(n->d)) v.kind = V::Kind::Int, v.i = static_cast<int64_t>(n->d);
+        } else {
+          diags_.report(DiagCode::BadProtocolValue, s.range, "a protocol value must be a constant");
+          return;
+        }
+        out.push_back(v);
+        return;
+      }
+    }
+  }
+
+  // Every name-like value must be one of `names`.
+  bool checkNames(const std::vector<V>& values, const std::vector<std::string>& names, const char* what,
+                  bool numbersAllowed) {
+    bool ok = true;
+    for (const auto& v : values) {
+      bool isName = v.kind == V::Kind::Name || v.kind == V::Kind::Call;
+      if (!isName) {
+        if (!numbersAllowed) {
+          diags_.report(DiagCode::BadProtocolValue, v.range, std::string("expected a ") + what + " here");
+          ok = false;
+        }
+        continue;
+      }
+      if (!known(names, v.name)) {
+        diags_.report(DiagCode::UnknownProtocolName, v.range,
+                      std::string("unknown ") + what + " '" + v.name + "'; known: " + joined(names));
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+  bool tensorTarget(const ast::Target& t, bool inputsOnly) {
+    if (t.name == "*") return true;
+    const TensorInfo* info = kernel_.tensor(t.name);
+    if (!info || (inputsOnly && info->output)) {
+      diags_.report(DiagCode::BadProtocolTarget, t.range,
+                    "'" + t.name + "' is not " + (inputsOnly ? "an input" : "a tensor") + " of kernel '" + kernel_.name + "'");
+      return false;
+    }
+    return true;
+  }
+
+  void dims(const ast::ProtocolBinding& b, const Origin& origin, ProtocolInfo& out) {
+    const DimInfo* dim = kernel_.dim(b.target.name);
+    if (!dim) {
+      diags_.report(DiagCode::BadProtocolTarget, b.target.range,
+                    "'" + b.target.name + "' is not a dimension of kernel '" + kernel_.name + "'");
+      return;
+    }
+    std::vector<V> values;
+    flatten(*b.set, values);
+    for (const auto& v : values) {
+      if (v.kind == V::Kind::Call) {
+        if (!known(kDimGenerators, v.name))
+          diags_.report(DiagCode::UnknownProtocolName, v.range,
+                        "unknown dimension generator '" + v.name + "'; known: " + joined(kDimGenerators));
+        continue;
+      }
+      int64_t lo = v.kind == V::Kind::Int ? v.i : v.kind == V::Kind::Range ? v.i : -1;
+      int64_t hi = v.kind == V::Kind::Range ? v.hi : lo;
+      if (v.kind != V::Kind::Int && v.kind != V::Kind::Range) {
+        diags_.report(DiagCode::BadProtocolValue, v.range, "a dimension takes integers, ranges or boundary(tiles: ...)");
+        continue;
+      }
+      if (lo < dim->lo || hi > dim->hi)
+        diags_.report(DiagCode::BadProtocolValue, v.range,
+                      "'" + dim->name + "' is declared in " + std::to_string(dim->lo) + ".." + std::to_string(dim->hi) +
+                          "; this value is outside");
+    }
+    out.dims.push_back(ProtocolBinding{dim->name, std::move(values), origin, b.range});
+  }
+
+  void values(const ast::ProtocolBinding& b, const Origin& origin, ProtocolInfo& out) {
+    if (!tensorTarget(b.target, true)) return;
+    std::vector<V> values;
+    flatten(*b.set, values);
+    if (!checkNames(values, kDistributions, "distribution", true)) return;
+    for (const auto& v : values) {
+      if (v.kind != V::Kind::Call || v.name != "special") continue;
+      for (const auto& [name, args] : v.args)
+        if (!known(kSpecialKinds, name))
+          diags_.report(DiagCode::UnknownProtocolName, v.range,
+                        "special() takes rates of " + joined(kSpecialKinds) + (name.empty() ? "" : "; not '" + name + "'"));
+    }
+    out.values.push_back(ProtocolBinding{b.target.name, std::move(values), origin, b.range});
+  }
+
+  void layouts(const ast::ProtocolBinding& b, const Origin& origin, ProtocolInfo& out) {
+    if (!tensorTarget(b.target, false)) return;
+    std::vector<V> values;
+    flatten(*b.set, values);
+    if (!checkNames(values, kLayouts, "layout", false)) return;
+    out.layouts.push_back(ProtocolBinding{b.target.name, std::move(values), origin, b.range});
+  }
+
+  std::vector<V> single(const ast::SetExpr& s, const std::vector<std::string>& names, const char* what, bool numbers) {
+    std::vector<V> values;
+    flatten(s, values);
+    checkNames(values, names, what, numbers);
+    return values;
+  }
+
+  void counts(const ast::SetExpr& s, std::vector<V>& out, const char* what, int64_t min) {
+    std::vector<V> values;
+    flatten(s, values);
+    for (const auto& v : values) {
+      if (v.kind != V::Kind::Int || v.i < min)
+        diags_.report(DiagCode::BadProtocolValue, v.range,
+                      std::string(what) + " takes integers of at least " + std::to_string(min));
+    }
+    out = std::move(values);
+  }
+
+  const KernelInfo& kernel_;
+  DiagnosticEngine& diags_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& knownDistributions() { return kDistributions; }
+const std::vector<std::string>& knownLayouts() { return kLayouts; }
+
+void lowerProtocol(const ast::ProtocolSection& section, const KernelInfo& kernel, const Origin& origin,
+                   ProtocolInfo& out, DiagnosticEngine& diags) {
+  ProtocolLowering p(kernel, diags);
+  for (const auto& item : section.items) {
+    switch (item.kind) {
+      case ast::ProtocolItemKind::Seeds: p.counts(*item.value, out.seeds, "seeds", 0); break;
+      case ast::ProtocolItemKind::Repeats: p.counts(*item.value, out.repeats, "repeats", 1); break;
+      case ast::ProtocolItemKind::Cells: out.cells = p.single(*item.value, kCells, "cell selection", false); break;
+      case ast::ProtocolItemKind::Perturb: out.perturb = p.single(*item.value, kPerturb, "perturbation", false); break;
+      case ast::ProtocolItemKind::Dims:
+        for (const auto& b : item.bindings) p.dims(b, origin, out);
+        break;
+      case ast::ProtocolItemKind::Values:
+        for (const auto& b : item.bindings) p.values(b, origin, out);
+        break;
+      case ast::ProtocolItemKind::Layouts:
+        for (const auto& b : item.bindings) p.layouts(b, origin, out);
+        break;
+    }
+  }
+}
+
+ProtocolBinding lowerLayoutScope(const ast::LayoutBinding& b, const KernelInfo& kernel, const Origin& origin,
+                                 DiagnosticEngine& diags) {
+  ProtocolLowering p(kernel, diags);
+  ProtocolBinding out{b.target.name, {}, origin, b.range};
+  if (!p.tensorTarget(b.target, false)) return out;
+  out.values = p.single(*b.layouts, kScopeLayouts, "scope layout", false);
+  return out;
+}
+
+}  // namespace kc::sema
