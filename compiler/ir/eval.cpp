@@ -1,0 +1,47 @@
+#include "compiler/ir/eval.h"
+
+namespace kc::ir {
+
+std::optional<int64_t> evalInt(const Node& n, const IntEnv& env) {
+  switch (n.op) {
+    case Op::ConstInt: return n.i;
+    case Op::Dim:
+    case Op::IndexVar: {
+      auto it = env.find(n.name);
+      if (it == env.end()) return std::nullopt;
+      return it->second;
+    }
+    case Op::Neg: {
+      auto a = evalInt(*n.kids[0], env);
+      if (!a || *a == INT64_MIN) return std::nullopt;
+      return -*a;
+    }
+    case Op::Abs: {
+      auto a = evalInt(*n.kids[0], env);
+      if (!a || *a == INT64_MIN) return std::nullopt;
+      return *a < 0 ? -*a : *a;
+    }
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mod: case Op::Pow: {
+      auto a = evalInt(*n.kids[0], env);
+      auto b = evalInt(*n.kids[1], env);
+      if (!a || !b) return std::nullopt;
+      int64_t out = 0;
+      switch (n.op) {
+        case Op::Add: if (__builtin_add_overflow(*a, *b, &out)) return std::nullopt; return out;
+        case Op::Sub: if (__builtin_sub_overflow(*a, *b, &out)) return std::nullopt; return out;
+        case Op::Mul: if (__builtin_mul_overflow(*a, *b, &out)) return std::nullopt; return out;
+        case Op::Mod: if (*b == 0) return std::nullopt; return *a % *b;
+        default: {
+          if (*b < 0) return std::nullopt;
+          out = 1;
+          for (int64_t k = 0; k < *b; ++k)
+            if (__builtin_mul_overflow(out, *a, &out)) return std::nullopt;
+          return out;
+        }
+      }
+    }
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace kc::ir
