@@ -47,6 +47,13 @@ grammar KContract;
     }
   }
 
+  // A name or keyword: any of them followed by `*` may be an oracle reference (`error*`).
+  static bool isWord(const antlr4::Token& t) {
+    const std::string text = t.getText();
+    return !text.empty() && (isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_') &&
+           t.getType() != STRING && t.getType() != HEXFLOAT;
+  }
+
   // Could this character begin an operand right after `name*`? Then `*` multiplies.
   static bool startsOperand(size_t c) {
     return c < 128 && (isalnum(static_cast<int>(c)) || c == '_' || c == '(');
@@ -68,6 +75,12 @@ grammar KContract;
 
   std::unique_ptr<antlr4::Token> nextToken() override {
     std::unique_ptr<antlr4::Token> token = held ? std::move(held) : antlr4::Lexer::nextToken();
+    if (isWord(*token) && _input->LA(1) == '*' && !startsOperand(_input->LA(2))) {
+      getInterpreter<antlr4::atn::LexerATNSimulator>()->consume(_input);
+      token = antlr4::CommonTokenFactory::DEFAULT->create({this, _input}, REF, token->getText() + "*",
+          antlr4::Token::DEFAULT_CHANNEL, token->getStartIndex(), token->getStopIndex() + 1, token->getLine(),
+          token->getCharPositionInLine());
+    }
     if (insideParens() && startsStatementOnly(token->getType())) {
       while (insideParens()) open.pop_back();
       size_t at = token->getStartIndex();
@@ -87,6 +100,10 @@ grammar KContract;
 }
 
 @parser::members {
+  // Set when a statement matched one of the catch-all "unknown" alternatives, so the parse
+  // step looks for them only then.
+  bool sawUnknownItem = false;
+
   bool atBlockEnd() {
     size_t t = _input->LA(1);
     return t == RBRACE || t == antlr4::Token::EOF;
@@ -145,7 +162,7 @@ section     : KW_SCOPE LBRACE sep* (scopeItem stmtEnd)* RBRACE                  
             | KW_TOLERANCE defBlock                                                    # toleranceSection
             | KW_PROTOCOL LBRACE sep* (protocolItem stmtEnd)* RBRACE                    # protocolSection
             | KW_SIGNATURE qualifiedName NL? LBRACE sep* (signatureClause stmtEnd)* RBRACE # signatureSection
-            | ident anyBlock                                                           # unknownSection
+            | ident anyBlock { sawUnknownItem = true; }                                # unknownSection
             ;
 // Balanced braces around anything: the body of a section this language does not have.
 anyBlock    : LBRACE (anyBlock | ~(LBRACE | RBRACE))* RBRACE ;
@@ -161,7 +178,7 @@ scopeItem   : KW_KERNEL ident (COMMA ident)*                      # scopeKernels
             | KW_LAYOUT layoutBinding (COMMA layoutBinding)*      # scopeLayouts
             | KW_BACKEND ident (COMMA ident)*                     # scopeBackends
             | KW_WHERE domainItem (COMMA domainItem)*             # scopeDomains
-            | ident restOfLine                                    # unknownScopeItem
+            | ident restOfLine { sawUnknownItem = true; }         # unknownScopeItem
             ;
 layoutBinding : target COLON setExpr ;
 target        : ident | STAR ;
@@ -174,7 +191,7 @@ protocolItem : KW_SEEDS setExpr                                   # protoSeeds
              | KW_LAYOUTS layoutChoice (COMMA layoutChoice)*      # protoLayouts
              | KW_CELLS setExpr                                   # protoCells
              | KW_PERTURB setExpr                                 # protoPerturb
-             | ident restOfLine                                   # unknownProtocolItem
+             | ident restOfLine { sawUnknownItem = true; }        # unknownProtocolItem
              ;
 dimBinding   : ident KW_IN setExpr ;
 valueBinding : target TILDE setExpr ;
@@ -302,9 +319,10 @@ KW_DIFFERS   : 'differs' ;
 KW_RUN       : 'run' ;
 KW_TO        : 'to' ;
 
-// `y*` — the oracle's value of output y. A name followed directly by `*` is a reference
-// unless the next character is a letter, digit, `_` or `(`: `a*b`, `a*2`, `a*(b)` multiply.
-REF       : [a-zA-Z_] [a-zA-Z0-9_]* '*' { !startsOperand(_input->LA(1)) }? ;
+// `y*` — the oracle's value of output y — is made in nextToken from NAME and a `*` right
+// after it, unless the next character is a letter, digit, `_` or `(`: `a*b`, `a*2`, `a*(b)`
+// multiply. (A lexer predicate here would keep ANTLR from caching the lexer's DFA.)
+REF       : '\u0000' '\u0000' ;   // never matched: the type of the tokens nextToken makes
 NAME      : [a-zA-Z_] [a-zA-Z0-9_]* ;
 
 HEXFLOAT  : '0' [xX] (HEXDIGIT+ ('.' HEXDIGIT*)? | '.' HEXDIGIT+) [pP] [+-]? [0-9]+ ;

@@ -108,19 +108,34 @@ std::unique_ptr<ast::File> parseOnThisThread(uint32_t fileId, const SourceManage
   SyntaxErrorListener listener(locator, diags);
   if (!listener.reportLexicalErrors(tokens)) return nullptr;
 
+  // Two stages, as ANTLR recommends: the fast SLL prediction (cached in the DFA) with no
+  // recovery, which succeeds on every well-formed file; on a syntax error, a second pass
+  // with full LL prediction, our recovery and our messages.
   GuardedParser parser(&tokens);
   parser.removeErrorListeners();
-  parser.addErrorListener(&listener);
-  parser.setErrorHandler(std::make_shared<StatementRecovery>());
   KContractParser::FileContext* tree = nullptr;
   try {
-    tree = parser.file();
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+    parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+    try {
+      tree = parser.file();
+    } catch (const antlr4::ParseCancellationException&) {
+      tree = nullptr;
+    }
+    if (!tree) {
+      tokens.seek(0);
+      parser.reset();
+      parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+      parser.addErrorListener(&listener);
+      parser.setErrorHandler(std::make_shared<StatementRecovery>());
+      tree = parser.file();
+    }
   } catch (const TooDeep& e) {
     diags.report(DiagCode::TooDeep, locator.range(e.at),
                  "nesting is too deep here; split the expression or block into smaller parts");
     return nullptr;
   }
-  listener.reportUnknownItems(tree);
+  if (parser.sawUnknownItem) listener.reportUnknownItems(tree);
   if (listener.errors() > 0 || parser.getNumberOfSyntaxErrors() > 0) return nullptr;
 
   size_t before = diags.errorCount();

@@ -49,9 +49,14 @@ ast::ExprPtr Transformer::implication(P::ImplicationContext* ctx) {
 
 // Any operand of a left-associative chain (disjunction, conjunction, additive, multiplicative).
 ast::ExprPtr Transformer::operand(antlr4::tree::ParseTree* tree) {
-  if (auto* c = dynamic_cast<P::ComparisonContext*>(tree)) return comparison(c);
-  if (auto* u = dynamic_cast<P::UnaryContext*>(tree)) return unary(u);
-  return binaryChain(static_cast<antlr4::ParserRuleContext*>(tree));
+  // Operands of the chains are always rule contexts: tell them apart by rule index, which
+  // is far cheaper than dynamic_cast on this hot path.
+  auto* rule = static_cast<antlr4::ParserRuleContext*>(tree);
+  switch (rule->getRuleIndex()) {
+    case P::RuleComparison: return comparison(static_cast<P::ComparisonContext*>(rule));
+    case P::RuleUnary: return unary(static_cast<P::UnaryContext*>(rule));
+    default: return binaryChain(rule);
+  }
 }
 
 // `a op b op c` with operator tokens between operands -> ((a op b) op c).
