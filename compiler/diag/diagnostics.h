@@ -54,6 +54,9 @@ class DiagnosticEngine {
   std::vector<Diagnostic> sorted() const;
   void print(std::ostream& out, bool color) const;
   void clear() { diags_.clear(); }
+  // In report order, for passes that add notes to what they just reported.
+  size_t count() const { return diags_.size(); }
+  Diagnostic& at(size_t i) { return diags_.at(i); }
 
  private:
   const SourceManager& sources_;

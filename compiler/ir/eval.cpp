@@ -31,13 +31,7 @@ std::optional<int64_t> evalInt(const Node& n, const IntEnv& env) {
         case Op::Sub: if (__builtin_sub_overflow(*a, *b, &out)) return std::nullopt; return out;
         case Op::Mul: if (__builtin_mul_overflow(*a, *b, &out)) return std::nullopt; return out;
         case Op::Mod: if (*b == 0) return std::nullopt; return *a % *b;
-        default: {
-          if (*b < 0) return std::nullopt;
-          out = 1;
-          for (int64_t k = 0; k < *b; ++k)
-            if (__builtin_mul_overflow(out, *a, &out)) return std::nullopt;
-          return out;
-        }
+        default: return intPow(*a, *b);
       }
     }
     default: return std::nullopt;

@@ -26,10 +26,9 @@ NodePtr foldInts(Op op, int64_t a, int64_t b, SourceRange r) {
       out = a % b;
       break;
     case Op::Pow: {
-      if (b < 0) return nullptr;
-      out = 1;
-      for (int64_t k = 0; k < b; ++k)
-        if (__builtin_mul_overflow(out, a, &out)) return nullptr;
+      auto v = intPow(a, b);
+      if (!v) return nullptr;
+      out = *v;
       break;
     }
     default: return nullptr;

@@ -107,6 +107,20 @@ NodePtr makeNode(Op op, Type t, SourceRange r, std::vector<NodePtr> kids) {
   return n;
 }
 
+std::optional<int64_t> intPow(int64_t base, int64_t exponent) {
+  if (exponent < 0) return std::nullopt;
+  if (base == 0 || base == 1) return exponent == 0 ? 1 : base;
+  if (base == -1) return exponent % 2 == 0 ? 1 : -1;
+  int64_t result = 1;
+  while (exponent > 0) {
+    if (exponent & 1)
+      if (__builtin_mul_overflow(result, base, &result)) return std::nullopt;
+    exponent >>= 1;
+    if (exponent > 0 && __builtin_mul_overflow(base, base, &base)) return std::nullopt;
+  }
+  return result;
+}
+
 bool isArithmetic(Op op) { return op >= Op::Neg && op <= Op::Abs; }
 bool isComparison(Op op) { return op >= Op::Lt && op <= Op::Ne; }
 bool isLogic(Op op) { return op >= Op::Not && op <= Op::Implies; }

@@ -5,6 +5,7 @@
 // range of the AST it came from.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,8 @@ NodePtr makeLeaf(Op op, Type t, std::string name, SourceRange r);
 NodePtr makeNode(Op op, Type t, SourceRange r, std::vector<NodePtr> kids);
 
 bool isArithmetic(Op op);
+// base^exponent for exponent >= 0, by squaring; nullopt on int64 overflow.
+std::optional<int64_t> intPow(int64_t base, int64_t exponent);
 bool isComparison(Op op);
 bool isLogic(Op op);
 

@@ -36,8 +36,9 @@ void checkSectionSet(ast::ItemKind kind, const std::vector<ast::SectionPtr>& sec
   for (const auto& s : sections) {
     if (!allowed(kind, s->kind)) {
       diags.report(DiagCode::SectionNotAllowed, s->range,
-                   std::string("a ") + (kind == ast::ItemKind::Class ? "class" : "op") + " cannot have a '" +
-                       ast::sectionKeyword(s->kind) + "' section; it may have " + allowedList(kind));
+                   std::string(kind == ast::ItemKind::Class ? "a class" : "an op") + " cannot have " +
+                       (s->kind == ast::SectionKind::Oracle ? "an '" : "a '") + ast::sectionKeyword(s->kind) +
+                       "' section; it may have " + allowedList(kind));
       continue;
     }
     if (s->kind == ast::SectionKind::Signature) continue;
@@ -109,7 +110,7 @@ class ContractChecker {
       lowerProtocol(*proto, *c->kernel, self, c->protocol, diags_);
 
     applyClasses(*c, decl);
-    if (c->post.empty())
+    if (c->post.empty() && !writtenPost(decl))
       diags_.report(DiagCode::MissingSection, decl.id.range,
                     "contract '" + c->id + "' checks nothing: give it a post section or apply a class that has one");
     return c;
@@ -394,6 +395,7 @@ class ContractChecker {
       }
       c.applies.push_back(id.str());
       Origin origin{id.str(), true};
+      size_t before = diags_.count();
       for (const auto& s : cls.sections) {
         if (s->kind == ast::SectionKind::Post)
           conditions(c, static_cast<const ast::ExprSection&>(*s), Part::Post, origin, c.post, true);
@@ -402,7 +404,24 @@ class ContractChecker {
         else if (s->kind == ast::SectionKind::Protocol)
           lowerProtocol(static_cast<const ast::ProtocolSection&>(*s), *c.kernel, origin, c.protocol, diags_);
       }
+      // Errors inside the class are about this contract: say which one applied it.
+      for (size_t k = before; k < diags_.count(); ++k)
+        diags_.at(k).notes.push_back({id.range, "while applying '" + id.str() + "' to contract '" + c.id + "' here"});
     }
+  }
+
+  // Did the contract or a class it applies write any postcondition (even a failing one)?
+  bool writtenPost(const ast::ContractDecl& decl) const {
+    auto hasPost = [](const std::vector<ast::SectionPtr>& sections) {
+      const auto* post = findSection<ast::ExprSection>(sections, ast::SectionKind::Post);
+      return post && !post->stmts.empty();
+    };
+    if (hasPost(decl.sections)) return true;
+    for (const auto& id : decl.applies) {
+      auto it = symbols_.contracts.find(id.str());
+      if (it != symbols_.contracts.end() && hasPost(it->second->sections)) return true;
+    }
+    return false;
   }
 
   const SymbolTable& symbols_;

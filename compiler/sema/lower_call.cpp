@@ -50,6 +50,12 @@ NodePtr ExprLowering::call(const ast::CallExpr& e) {
     kids.push_back(std::move(x));
     return ir::makeNode(Op::Abs, t, e.range, std::move(kids));
   }
+  if (f == "max" || f == "min" || f == "sum" || f == "prod") {
+    diags_.report(DiagCode::WrongArity, e.range,
+                  "'" + f + "' takes a whole tensor, " + f + "(x), or an index and a body, " + f +
+                      "(i, e)" + (f == "max" || f == "min" ? "; for the larger or smaller of two values write f" + f + "(a, b)" : ""));
+    return nullptr;
+  }
   const Builtin* b = findBuiltin(f);
   if (!b) {
     diags_.report(DiagCode::UnknownFunction, e.callee.range,

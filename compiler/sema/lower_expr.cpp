@@ -167,8 +167,9 @@ NodePtr ExprLowering::read(const std::string& tensor, ir::Role role, SourceRange
   size_t given = indices ? indices->size() : 0;
   size_t rank = shape ? shape->size() : 0;
   if (given != rank) {
+    std::string shown = tensor + (role == ir::Role::Oracle ? "*" : "");
     diags_.report(DiagCode::WrongRank, range,
-                  "'" + tensor + "' has " + std::to_string(rank) + (rank == 1 ? " dimension" : " dimensions") +
+                  "'" + shown + "' has " + std::to_string(rank) + (rank == 1 ? " dimension" : " dimensions") +
                       " but is indexed with " + std::to_string(given));
     return nullptr;
   }
@@ -213,7 +214,8 @@ NodePtr ExprLowering::name(const ast::NameExpr& e) {
       return r;
     }
     diags_.report(DiagCode::WrongRank, e.range,
-                  "'" + n + "' is defined with " + std::to_string(def->indices.size()) + " indices: write " + n + "[...]");
+                  "'" + n + "' is defined with " + std::to_string(def->indices.size()) +
+                      (def->indices.size() == 1 ? " index" : " indices") + ": write " + n + "[...]");
     return nullptr;
   }
   if (const KernelInfo* k = ctx_.kernel) {
@@ -362,7 +364,12 @@ NodePtr ExprLowering::binary(const ast::BinaryExpr& e) {
   if (e.op == "-") op = Op::Sub;
   else if (e.op == "*") op = Op::Mul;
   else if (e.op == "/") op = Op::Div, t = Type::Real;
-  else if (e.op == "^") op = Op::Pow;
+  else if (e.op == "^") {
+    op = Op::Pow;
+    // An integer power only for an exponent known to be >= 0: 2^-1 is a real.
+    ir::NodePtr exponent = ir::fold(b->clone());
+    if (t == Type::Int && !(exponent->op == Op::ConstInt && exponent->i >= 0)) t = Type::Real;
+  }
   else if (e.op == "%") {
     op = Op::Mod;
     if (t != Type::Int) {
@@ -563,15 +570,62 @@ NodePtr ExprLowering::quantifier(const ast::QuantifierExpr& e) {
   return n;
 }
 
-// forall cells: P  ->  the conjunction, over the kernel's outputs, of P for every cell.
+namespace {
+
+// Every name and y* reference in an expression.
+void collectNames(const ast::Expr& e, std::vector<std::string>& out) {
+  switch (e.kind) {
+    case ast::ExprKind::Name: out.push_back(static_cast<const ast::NameExpr&>(e).name); return;
+    case ast::ExprKind::Ref: out.push_back(static_cast<const ast::RefExpr&>(e).name); return;
+    case ast::ExprKind::Index: {
+      const auto& x = static_cast<const ast::IndexExpr&>(e);
+      collectNames(*x.base, out);
+      for (const auto& i : x.indices) collectNames(*i, out);
+      return;
+    }
+    case ast::ExprKind::Call:
+      for (const auto& a : static_cast<const ast::CallExpr&>(e).args) collectNames(*a, out);
+      return;
+    case ast::ExprKind::Reduction: collectNames(*static_cast<const ast::ReductionExpr&>(e).body, out); return;
+    case ast::ExprKind::Unary: collectNames(*static_cast<const ast::UnaryExpr&>(e).operand, out); return;
+    case ast::ExprKind::Binary:
+      collectNames(*static_cast<const ast::BinaryExpr&>(e).lhs, out);
+      collectNames(*static_cast<const ast::BinaryExpr&>(e).rhs, out);
+      return;
+    case ast::ExprKind::Compare:
+      for (const auto& o : static_cast<const ast::CompareExpr&>(e).operands) collectNames(*o, out);
+      return;
+    case ast::ExprKind::Abs: collectNames(*static_cast<const ast::AbsExpr&>(e).operand, out); return;
+    case ast::ExprKind::Paren: collectNames(*static_cast<const ast::ParenExpr&>(e).inner, out); return;
+    case ast::ExprKind::Quantifier: collectNames(*static_cast<const ast::QuantifierExpr&>(e).body, out); return;
+    case ast::ExprKind::Conditional: {
+      const auto& x = static_cast<const ast::ConditionalExpr&>(e);
+      collectNames(*x.cond, out);
+      collectNames(*x.thenExpr, out);
+      collectNames(*x.elseExpr, out);
+      return;
+    }
+    case ast::ExprKind::Number: return;
+  }
+}
+
+}  // namespace
+
+// forall cells: P  ->  the conjunction, over the outputs P speaks of, of P for every cell.
 NodePtr ExprLowering::cellsQuantifier(const ast::QuantifierExpr& e) {
   if (!ctx_.kernel) {
     diags_.report(DiagCode::UnknownName, e.binders[0].range, "'forall cells' needs a kernel in scope");
     return nullptr;
   }
+  // In a contract, the outputs the body names; in a class (`y`), every output.
+  std::vector<std::string> named;
+  collectNames(*e.body, named);
+  auto mentioned = [&](const std::string& n) { return std::find(named.begin(), named.end(), n) != named.end(); };
+  bool anyNamed = std::any_of(ctx_.kernel->tensors.begin(), ctx_.kernel->tensors.end(),
+                              [&](const TensorInfo& t) { return t.output && mentioned(t.name); });
   NodePtr result;
   for (const auto& t : ctx_.kernel->tensors) {
-    if (!t.output) continue;
+    if (!t.output || (!ctx_.inClass && anyNamed && !mentioned(t.name))) continue;
     std::vector<std::string> vars;
     for (size_t k = 0; k < t.rank(); ++k) vars.push_back(cellVar(k));
     for (size_t k = 0; k < vars.size(); ++k) pushIndex(vars[k], e.binders[0].range, t.shape[k]->clone());

@@ -94,15 +94,13 @@ class ProtocolLowering {
         V v;
         v.range = s.range;
         int64_t base = std::strtoll(s.text.c_str(), nullptr, 0), exp = std::strtoll(s.text2.c_str(), nullptr, 0);
-        int64_t r = 1;
-        bool overflow = false;
-        for (int64_t k = 0; k < exp && !overflow; ++k) overflow = __builtin_mul_overflow(r, base, &r);
-        if (overflow) {
+        std::optional<int64_t> r = ir::intPow(base, exp);
+        if (!r) {
           diags_.report(DiagCode::BadProtocolValue, s.range, "this power does not fit in 64 bits");
           return;
         }
         v.kind = V::Kind::Int;
-        v.i = r;
+        v.i = *r;
         out.push_back(v);
         return;
       }
