@@ -369,7 +369,7 @@ RBRACE    : '}' { closed('}'); } ;
 
 LINE_COMMENT  : '//' ~[\r\n]* -> channel(2) ;
 BLOCK_COMMENT : '/*' .*? '*/' -> channel(2) ;
-NL        : '\r'? '\n' { if (!newlineEndsStatement()) setChannel(HIDDEN); } ;
-WS        : [ \t\f\r]+ -> channel(HIDDEN) ;
+NL        : '\r'? '\n' { if (!newlineEndsStatement()) skip(); } ;
+WS        : [ \t\f\r]+ -> skip ;
 // Anything else is a single bad character, reported by the parse step with its location.
 BAD_CHAR  : . ;

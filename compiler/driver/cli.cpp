@@ -18,6 +18,8 @@ int run(int argc, char** argv) {
   addParseCommand(app, commands);
   addFmtCommand(app, commands);
   addIrCommand(app, commands);
+  addPlanCommand(app, commands);
+  addObligationsCommand(app, commands);
 
   try {
     app.parse(argc, argv);

@@ -25,5 +25,7 @@ using Action = int (*)(const GlobalOptions&);
 void addParseCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addFmtCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addIrCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addPlanCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addObligationsCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 
 }  // namespace kc::driver

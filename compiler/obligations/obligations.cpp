@@ -1,0 +1,504 @@
+// The obligations of a contract: one Builder per obligation, each with its own script and
+// names, so that every script stands alone and prints the same way every time.
+#include "compiler/obligations/obligations.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "stdlib/numerics/dtype.h"
+
+namespace kc::obl {
+
+using smt::Sort;
+using smt::TermPtr;
+
+const char* kindName(Kind k) {
+  switch (k) {
+    case Kind::PreSatisfiable: return "pre-satisfiable";
+    case Kind::IndexWidth31: return "index-width-31";
+    case Kind::IndexWidth32: return "index-width-32";
+    case Kind::Defined: return "defined";
+    case Kind::BlindBandDetect: return "blind-band-detect";
+    case Kind::BlindBandCorrect: return "blind-band-correct";
+  }
+  return "?";
+}
+
+const char* answerName(Answer a) { return a == Answer::Sat ? "sat" : "unsat"; }
+
+std::string sanitiseId(const std::string& id) {
+  std::string s;
+  for (char c : id) {
+    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                c == '_' || c == '-' || c == '@';
+    s += keep ? c : '_';
+  }
+  return s;
+}
+
+std::string locationText(const SourceRange& r, const SourceManager* sources) {
+  std::string pos = std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column);
+  if (sources && sources->has(r.file)) return sources->file(r.file).path() + ":" + pos;
+  return pos;
+}
+
+namespace {
+
+const char* kFiniteNote = "inputs are finite reals: isnan and isinf are false, isfinite is true";
+const char* kFinitePurpose = "inputs taken as finite reals (isnan and isinf false, isfinite true)";
+
+// --- the reduced shape -------------------------------------------------------------------------
+
+std::pair<int64_t, int64_t> dimRange(const sema::ContractInfo& c, const sema::DimInfo& d) {
+  for (const auto& s : c.scope.dims)
+    if (s.name == d.name) return {s.lo, s.hi};
+  return {d.lo, d.hi};
+}
+
+bool mentionsOnlyDims(const ir::Node& n, std::set<std::string>& dims) {
+  bool ok = true;
+  ir::walk(n, [&](const ir::Node& k) {
+    switch (k.op) {
+      case ir::Op::TensorRead: case ir::Op::TensorWhole: case ir::Op::Quantifier: case ir::Op::Reduce:
+      case ir::Op::Call: case ir::Op::TensorStat: case ir::Op::IndexVar:
+        ok = false;
+        break;
+      case ir::Op::Dim: dims.insert(k.name); break;
+      default: break;
+    }
+  });
+  return ok && !dims.empty();
+}
+
+// Whether every condition holds at the shape's fixed dims (false when one cannot be decided).
+bool holds(const sema::ContractInfo& c, const ReducedShape& shape, const std::vector<const ir::Node*>& conds) {
+  smt::Script scratch;
+  smt::NameTable names;
+  Unroller u(c, shape, scratch, names);
+  for (const ir::Node* n : conds) {
+    try {
+      TermPtr t = u.term(*n);
+      if (!t->boolean || !*t->boolean) return false;
+    } catch (const Unsupported&) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+ReducedShape reducedShape(const sema::ContractInfo& c) {
+  ReducedShape s;
+  if (!c.kernel) return s;
+  for (const auto& d : c.kernel->dims) {
+    auto [lo, hi] = dimRange(c, d);
+    int64_t v = std::max(lo, std::min({lo + 1, hi, int64_t{3}}));
+    s.order.push_back(d.name);
+    if (v <= kMaxReducedDim)
+      s.fixed[d.name] = v;
+    else
+      s.free[d.name] = {lo, hi};
+  }
+  for (const auto& v : c.kernel->dtypeVars) {
+    auto it = c.scope.dtypes.find(v.name);
+    const auto& allowed = it != c.scope.dtypes.end() && !it->second.empty() ? it->second : v.allowed;
+    if (!allowed.empty()) s.dtypes[v.name] = allowed[0];
+  }
+
+  // Conditions on the dims alone (H % 32 == 0, K <= N): search small values that meet them.
+  std::vector<const ir::Node*> conds;
+  std::set<std::string> condDims;
+  for (const auto& p : c.pre) {
+    std::set<std::string> ds;
+    if (mentionsOnlyDims(*p.expr, ds)) {
+      conds.push_back(p.expr.get());
+      condDims.insert(ds.begin(), ds.end());
+    }
+  }
+  if (conds.empty() || holds(c, s, conds)) return s;
+  std::vector<std::string> search;
+  for (const auto& d : s.order)
+    if (condDims.count(d) && s.fixed.count(d)) search.push_back(d);
+  if (search.empty() || search.size() > 3) return s;
+  std::vector<int64_t> start, stop;
+  for (const auto& d : search) {
+    const sema::DimInfo* info = c.kernel->dim(d);
+    int64_t hi = dimRange(c, *info).second;
+    start.push_back(s.fixed[d]);
+    stop.push_back(std::min(hi, s.fixed[d] + 64));
+  }
+  ReducedShape trial = s;
+  std::vector<int64_t> cur = start;
+  for (int tries = 0; tries < 20000; ++tries) {
+    for (size_t k = 0; k < search.size(); ++k) trial.fixed[search[k]] = cur[k];
+    if (holds(c, trial, conds)) return trial;
+    size_t k = search.size();
+    while (k-- > 0) {
+      if (++cur[k] <= stop[k]) break;
+      cur[k] = start[k];
+    }
+    if (k == static_cast<size_t>(-1)) break;
+  }
+  return s;
+}
+
+namespace {
+
+// --- one obligation ----------------------------------------------------------------------------
+
+std::string dimsText(const ReducedShape& s) { return s.describe(); }
+
+std::string originText(const sema::Condition& p) { return p.origin.fromClass ? "  [from " + p.origin.id + "]" : ""; }
+
+std::string shorten(std::string s, size_t max = 100) {
+  if (s.size() > max) s = s.substr(0, max - 3) + "...";
+  return s;
+}
+
+struct Builder {
+  const sema::ContractInfo& c;
+  const BuildOptions& opts;
+  ReducedShape shape;
+  smt::Script script;
+  smt::NameTable names;
+  Unroller u;
+  std::string estimate;
+
+  Builder(const sema::ContractInfo& ci, const BuildOptions& o, ReducedShape s)
+      : c(ci), opts(o), shape(std::move(s)), u(c, shape, script, names) {}
+
+  void assertPre() {
+    for (size_t i = 0; i < c.pre.size(); ++i) {
+      const auto& p = c.pre[i];
+      script.assertTerm("the precondition", "pre: " + ir::print(*p.expr) + originText(p), u.term(*p.expr));
+    }
+  }
+
+  Obligation finish(const std::string& id, Kind kind, Answer expected, const std::string& purpose,
+                    const SourceRange& range, const std::vector<std::string>& model) {
+    Obligation o;
+    o.id = id;
+    o.kind = kind;
+    o.expected = expected;
+    o.purpose = purpose;
+    o.range = range;
+    o.estimate = estimate;
+    script.header = {"kcontract obligation " + id,
+                     std::string("kind: ") + kindName(kind) + "; expected: " + answerName(expected) +
+                         (expected == Answer::Sat ? " (a model is the witness)" : " (sat gives a counterexample)"),
+                     "purpose: " + purpose, "source: " + locationText(range, opts.sources)};
+    if (!estimate.empty()) script.header.push_back("estimate: " + estimate);
+    for (const auto& m : model) script.header.push_back(m);
+    if (!script.declareFuns.empty()) {
+      std::string fns;
+      for (const auto& d : script.declareFuns) {
+        std::string name = d.substr(13, d.find(' ', 13) - 13);  // (declare-fun NAME ...
+        fns += (fns.empty() ? "" : ", ") + name;
+      }
+      script.header.push_back("model: " + fns + (script.declareFuns.size() == 1 ? " is" : " are") +
+                              " uninterpreted, with the facts asserted below");
+    }
+    script.getModel = expected == Answer::Sat;
+    o.smt2 = script.text();
+    return o;
+  }
+};
+
+// --- the kinds ---------------------------------------------------------------------------------
+
+void preSatisfiable(const sema::ContractInfo& c, const BuildOptions& opts, const ReducedShape& shape,
+                    ObligationSet& out) {
+  std::string id = c.id + "/pre-satisfiable";
+  SourceRange range = c.pre.empty() ? c.range : c.pre[0].expr->range;
+  try {
+    Builder b(c, opts, shape);
+    b.assertPre();
+    b.u.addFacts();
+    std::string purpose =
+        c.pre.empty()
+            ? "The contract has no pre condition, so some input meets it (trivially sat)."
+            : "The precondition is not vacuous: some input meets every pre condition at the reduced shape (" +
+                  dimsText(shape) + "), " + kFinitePurpose + ".";
+    out.obligations.push_back(b.finish(id, Kind::PreSatisfiable, Answer::Sat, purpose, range,
+                                       {"reduced shape: " + dimsText(shape), std::string("model: ") + kFiniteNote}));
+  } catch (const Unsupported& e) {
+    out.skipped.push_back({id, e.what(), range});
+  }
+}
+
+std::string productText(const sema::TensorInfo& t) {
+  std::string s;
+  for (size_t i = 0; i < t.shape.size(); ++i) {
+    std::string e = ir::print(*t.shape[i]);
+    bool simple = t.shape[i]->op == ir::Op::Dim || t.shape[i]->op == ir::Op::ConstInt;
+    s += (i ? "*" : "") + (simple || t.shape.size() == 1 ? e : "(" + e + ")");
+  }
+  return s;
+}
+
+void indexWidth(const sema::ContractInfo& c, const BuildOptions& opts, const sema::TensorInfo& t, int bits,
+                ObligationSet& out) {
+  Kind kind = bits == 31 ? Kind::IndexWidth31 : Kind::IndexWidth32;
+  std::string id = c.id + "/" + kindName(kind) + "/" + t.name;
+  int64_t limit = (int64_t{1} << bits) - 1;
+  std::string limitText = "2^" + std::to_string(bits) + "-1 = " + std::to_string(limit);
+  try {
+    ReducedShape all;  // every dim symbolic, within the scope's ranges
+    for (const auto& d : c.kernel->dims) {
+      all.order.push_back(d.name);
+      all.free[d.name] = dimRange(c, d);
+    }
+    Builder b(c, opts, all);
+    b.script.logic = "QF_NIA";
+    std::vector<TermPtr> factors;
+    for (const auto& e : t.shape) factors.push_back(b.u.term(*e));
+    TermPtr count = smt::mkArith("*", factors);
+
+    // The product of monotone factors (dims and positive constants) peaks at the dims' maxima.
+    std::string estimate;
+    bool monotone = std::all_of(t.shape.begin(), t.shape.end(), [](const ir::NodePtr& e) {
+      return e->op == ir::Op::Dim || (e->op == ir::Op::ConstInt && e->i > 0);
+    });
+    if (monotone) {
+      ir::IntEnv maxima;
+      for (const auto& d : c.kernel->dims) maxima[d.name] = dimRange(c, d).second;
+      __int128 prod = 1;
+      bool over = false;
+      for (const auto& e : t.shape) {
+        prod *= e->op == ir::Op::Dim ? maxima[e->name] : e->i;
+        if (prod > (static_cast<__int128>(1) << 100)) over = true;
+      }
+      if (over || prod > limit) {
+        std::string p = over ? "more than 2^100" : std::to_string(static_cast<int64_t>(prod));
+        estimate = "sat: " + productText(t) + " reaches " + p + " at the dims' maxima";
+      } else {
+        estimate = "unsat (trivially): " + productText(t) + " is at most " + std::to_string(static_cast<int64_t>(prod));
+      }
+    }
+    std::string purpose = "Can " + t.name + " (" + productText(t) + " elements) hold more than " + limitText +
+                          " elements within the dims' ranges? Unsat is fine; sat means " +
+                          (bits == 31 ? "32-bit signed" : "32-bit unsigned") +
+                          " element offsets overflow, so the plan must hold a large-index case or the scope must exclude it.";
+    b.script.assertTerm("the element count over the limit", "count(" + t.name + ") = " + productText(t),
+                        smt::mkCmp(">", count, smt::intConst(limit)));
+    b.estimate = estimate;
+    out.obligations.push_back(b.finish(id, kind, Answer::Unsat, purpose, t.range, {"dims: " + all.describe()}));
+  } catch (const Unsupported& e) {
+    out.skipped.push_back({id, e.what(), t.range});
+  }
+}
+
+struct Site {
+  const sema::Definition* def;
+  const ir::Node* node;
+  std::string what;  // div, log, log2, log10, sqrt, rsqrt
+};
+
+std::vector<Site> sitesOf(const sema::Definition& d) {
+  std::vector<Site> out;
+  ir::walk(*d.value, [&](const ir::Node& n) {
+    if (n.op == ir::Op::Div) out.push_back({&d, &n, "div"});
+    if (n.op == ir::Op::Call &&
+        (n.name == "log" || n.name == "log2" || n.name == "log10" || n.name == "sqrt" || n.name == "rsqrt"))
+      out.push_back({&d, &n, n.name});
+  });
+  return out;
+}
+
+std::string siteRequirement(const Site& s) {
+  std::string arg = shorten(ir::print(*s.node->kids.back()), 80);
+  if (s.what == "div") return "its denominator " + arg + " is never 0";
+  if (s.what == "sqrt") return "the argument " + arg + " of sqrt is never negative";
+  return "the argument " + arg + " of " + s.what + " is always positive";
+}
+
+void defined(const sema::ContractInfo& c, const BuildOptions& opts, const ReducedShape& shape, ObligationSet& out) {
+  for (bool oracle : {true, false}) {
+    const auto& defs = oracle ? c.oracle : c.tolerance;
+    for (const auto& d : defs) {
+      std::map<std::string, int> counts;
+      for (const Site& s : sitesOf(d)) {
+        std::string id = c.id + "/defined/" + d.name + "/" + s.what + "-" + std::to_string(++counts[s.what]);
+        try {
+          Builder b(c, opts, shape);
+          b.assertPre();
+          b.u.watch(s.node);
+          for (const auto& idx : Unroller::cells(b.u.extents(d))) b.u.term(*d.value, b.u.bind(d.indices, idx));
+          std::vector<TermPtr> failures = b.u.takeFailures();
+          if (failures.empty()) throw Unsupported("the site has no instance at the reduced shape");
+          TermPtr bad = smt::mkOr(std::move(failures));
+          if (bad->boolean && !*bad->boolean) b.estimate = "unsat (trivially): no instance is undefined at the reduced shape";
+          b.u.addFacts();
+          b.script.assertTerm("some instance of the site is undefined", shorten(ir::print(*s.node), 200), bad);
+          std::string purpose = std::string(oracle ? "The oracle's" : "The tolerance's") + " definition of " + d.name +
+                                " is defined: " + siteRequirement(s) +
+                                " when the precondition holds, at the reduced shape (" + dimsText(shape) + ").";
+          out.obligations.push_back(b.finish(id, Kind::Defined, Answer::Unsat, purpose, s.node->range,
+                                             {"reduced shape: " + dimsText(shape), std::string("model: ") + kFiniteNote}));
+        } catch (const Unsupported& e) {
+          out.skipped.push_back({id, e.what(), s.node->range});
+        }
+      }
+    }
+  }
+}
+
+// |y - y*| <= tol (either order of y and y*, either side of the comparison) under foralls.
+bool isCloseness(const ir::Node& e, const std::string& out) {
+  const ir::Node* n = &e;
+  while (n->op == ir::Op::Quantifier && n->b) n = n->kids.back().get();
+  const ir::Node* absSide = nullptr;
+  if (n->op == ir::Op::Le) absSide = n->kids[0].get();
+  else if (n->op == ir::Op::Ge) absSide = n->kids[1].get();
+  if (!absSide || absSide->op != ir::Op::Abs) return false;
+  const ir::Node& diff = *absSide->kids[0];
+  if (diff.op != ir::Op::Sub) return false;
+  auto is = [&](const ir::Node& k, ir::Role r) { return k.op == ir::Op::TensorRead && k.role == r && k.name == out; };
+  return (is(*diff.kids[0], ir::Role::Output) && is(*diff.kids[1], ir::Role::Oracle)) ||
+         (is(*diff.kids[0], ir::Role::Oracle) && is(*diff.kids[1], ir::Role::Output));
+}
+
+// The longest reduction (in terms) behind an oracle definition, at the reduced shape.
+int64_t longestReduction(const sema::ContractInfo& c, const ReducedShape& shape, const std::string& name) {
+  ir::IntEnv env;
+  for (const auto& [d, v] : shape.fixed) env[d] = v;
+  int64_t best = 1;
+  std::set<std::string> seen;
+  std::function<void(const std::string&)> visit = [&](const std::string& def) {
+    if (!seen.insert(def).second) return;
+    const sema::Definition* d = nullptr;
+    for (const auto& o : c.oracle)
+      if (o.name == def) d = &o;
+    if (!d) return;
+    ir::walk(*d->value, [&](const ir::Node& n) {
+      if (n.op == ir::Op::Reduce) {
+        auto lo = ir::evalInt(*n.kids[0], env), hi = ir::evalInt(*n.kids[1], env);
+        if (lo && hi) best = std::max(best, *hi - *lo + 1);
+      }
+      if (n.op == ir::Op::TensorRead && (n.role == ir::Role::Local || n.role == ir::Role::Oracle)) visit(n.name);
+    });
+  };
+  visit(name);
+  return best;
+}
+
+void blindBand(const sema::ContractInfo& c, const BuildOptions& opts, const ReducedShape& shape, ObligationSet& out) {
+  const sema::TensorInfo* y = nullptr;
+  for (const auto& t : c.kernel->tensors)
+    if (t.output) {
+      y = &t;
+      break;
+    }
+  if (!y) return;
+  const sema::Condition* post = nullptr;
+  for (const auto& p : c.post)
+    if (isCloseness(*p.expr, y->name)) {
+      post = &p;
+      break;
+    }
+  if (!post) return;  // no closeness postcondition: nothing to ask
+  std::string postText = ir::print(*post->expr);
+  std::string dt = y->dtype;
+  if (y->dtypeIsVar) {
+    auto it = shape.dtypes.find(dt);
+    dt = it == shape.dtypes.end() ? "" : it->second;
+  }
+  auto T = numerics::parseDType(dt);
+
+  // (a) detect: every output cell one spacing of T above the oracle.
+  {
+    std::string id = c.id + "/blind-band-detect";
+    try {
+      if (!T || !numerics::isFloat(*T)) throw Unsupported("the output " + y->name + " has no float dtype");
+      if (!c.kernel || !std::any_of(c.oracle.begin(), c.oracle.end(), [&](const auto& d) { return d.name == y->name; }))
+        throw Unsupported("the oracle does not define " + y->name);
+      Builder b(c, opts, shape);
+      b.assertPre();
+      b.u.outputModel = [&](const std::string& name, const std::vector<int64_t>& idx, const std::string& printed) {
+        // The same ulp function as the tolerance's ulp(T, y*): one value per argument.
+        TermPtr star = b.u.oracleCell(name, idx);
+        TermPtr spacing = b.u.ulp(dt, star);
+        b.script.declareConst(printed, Sort::Real);
+        TermPtr sym = smt::symbol(printed, Sort::Real);
+        b.script.assertTerm("the fault: each output cell one spacing of " + dt + " above the oracle", "",
+                            smt::mkCmp("=", sym, smt::mkArith("+", {star, spacing})));
+        return sym;
+      };
+      TermPtr holdsPost = b.u.term(*post->expr);
+      b.u.addFacts();
+      b.script.assertTerm("the tolerance misses the fault", "violated: " + postText, smt::mkNot(holdsPost));
+      std::string purpose = "The tolerance sees a one-ulp fault: some input meeting the precondition, with every cell of " +
+                            y->name + " one spacing of " + dt + " away from " + y->name + "*, violates " +
+                            shorten(postText, 80) + " at the reduced shape (" + dimsText(shape) +
+                            "); unsat means the tolerance is blind to one-ulp errors.";
+      out.obligations.push_back(b.finish(
+          id, Kind::BlindBandDetect, Answer::Sat, purpose, post->range,
+          {"reduced shape: " + dimsText(shape), std::string("model: ") + kFiniteNote,
+           "model: ulp_" + dt + "(v) is the spacing of " + dt + " at v: in [eps/2 |v|, eps |v|] for normal v, " +
+               "the subnormal spacing below min_normal"}));
+    } catch (const Unsupported& e) {
+      out.skipped.push_back({id, e.what(), post->range});
+    }
+  }
+
+  // (b) correct: each output within a relative gamma(n, f32) of the oracle.
+  {
+    std::string id = c.id + "/blind-band-correct";
+    try {
+      if (!std::any_of(c.oracle.begin(), c.oracle.end(), [&](const auto& d) { return d.name == y->name; }))
+        throw Unsupported("the oracle does not define " + y->name);
+      int64_t n = longestReduction(c, shape, y->name);
+      Builder b(c, opts, shape);
+      b.assertPre();
+      TermPtr g = b.u.gamma(smt::intConst(n), "f32");
+      std::string section = "a correct implementation: " + y->name + " = " + y->name + "* (1 + delta), |delta| <= gamma(" +
+                            std::to_string(n) + ", f32)";
+      b.u.outputModel = [&](const std::string& name, const std::vector<int64_t>& idx, const std::string& printed) {
+        TermPtr star = b.u.oracleCell(name, idx);
+        std::string dname = b.names.symbol("delta:" + cellName(name, idx), cellName("delta", idx));
+        b.script.declareConst(dname, Sort::Real);
+        b.script.declareConst(printed, Sort::Real);
+        TermPtr delta = smt::symbol(dname, Sort::Real), sym = smt::symbol(printed, Sort::Real);
+        TermPtr absDelta = b.u.abs(delta);
+        b.script.assertTerm(section, "", smt::mkCmp("<=", absDelta, g));
+        b.script.assertTerm(section, "",
+                            smt::mkCmp("=", sym, smt::mkArith("*", {star, smt::mkArith("+", {smt::realConst(1), delta})})));
+        return sym;
+      };
+      TermPtr holdsPost = b.u.term(*post->expr);
+      b.u.addFacts();
+      b.script.assertTerm("the tolerance rejects it", "violated: " + postText, smt::mkNot(holdsPost));
+      std::string purpose = "A correct implementation passes: with each cell of " + y->name + " = " + y->name +
+                            "* (1 + delta), |delta| <= gamma(" + std::to_string(n) +
+                            ", f32) (the error of a length-" + std::to_string(n) +
+                            " reduction accumulated in f32), no input meeting the precondition violates " +
+                            shorten(postText, 80) + " at the reduced shape (" + dimsText(shape) + ").";
+      out.obligations.push_back(b.finish(
+          id, Kind::BlindBandCorrect, Answer::Unsat, purpose, post->range,
+          {"reduced shape: " + dimsText(shape), std::string("model: ") + kFiniteNote,
+           "model: gamma(n, f32) = n u / (1 - n u) = n / (2^24 - n) exactly"}));
+    } catch (const Unsupported& e) {
+      out.skipped.push_back({id, e.what(), post->range});
+    }
+  }
+}
+
+}  // namespace
+
+ObligationSet buildObligationSet(const sema::ContractInfo& c, const BuildOptions& opts) {
+  ObligationSet out;
+  if (c.isClass || !c.kernel) return out;
+  ReducedShape shape = reducedShape(c);
+  preSatisfiable(c, opts, shape, out);
+  for (int bits : {31, 32})
+    for (const auto& t : c.kernel->tensors)
+      if (t.rank() > 0) indexWidth(c, opts, t, bits, out);
+  defined(c, opts, shape, out);
+  blindBand(c, opts, shape, out);
+  return out;
+}
+
+std::vector<Obligation> buildObligations(const sema::ContractInfo& c) { return buildObligationSet(c).obligations; }
+
+}  // namespace kc::obl

@@ -1,0 +1,757 @@
+#include "compiler/plan/planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "compiler/ir/eval.h"
+#include "stdlib/numerics/dtype.h"
+
+namespace kc::plan {
+
+using sema::ProtocolValue;
+using VK = ProtocolValue::Kind;
+
+namespace {
+
+constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
+constexpr uint64_t kTwo31 = uint64_t{1} << 31;
+constexpr uint64_t kTwo32 = uint64_t{1} << 32;
+constexpr uint64_t kAllCellsMax = uint64_t{1} << 24;  // above this, check sample(4096) + boundary
+constexpr int64_t kDefaultSample = 4096;
+// Primes added by boundary(...) when inside the range and below twice the largest tile:
+// shapes of several full tiles and a ragged one that no power-of-two tiling divides.
+constexpr int64_t kBoundaryPrimes[] = {97, 1009, 10007};
+constexpr int64_t kDefaultDimValues[] = {7, 64, 1000};  // with the range's low end
+
+uint64_t satMul(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? kU64Max : r;
+}
+uint64_t satAdd(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_add_overflow(a, b, &r) ? kU64Max : r;
+}
+
+std::string realText(double d) {
+  char buf[64];
+  for (int p = 1; p <= 17; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*g", p, d);
+    if (std::strtod(buf, nullptr) == d) break;
+  }
+  return buf;
+}
+
+// --- one contract --------------------------------------------------------------------------
+
+struct Factor {
+  std::string kind;    // dtype | distribution | layout | perturb
+  std::string target;  // the dtype variable or tensor
+  size_t size = 1;
+};
+
+class Planner {
+ public:
+  Planner(const sema::ContractInfo& c, const Options& o) : c_(c), o_(o) {}
+
+  Plan run() {
+    Plan& p = plan_;
+    p.contract = c_.id;
+    p.seed = o_.seed;
+    p.maxCases = o_.maxCases;
+    for (size_t i = 0; i < c_.post.size(); ++i)
+      p.post.push_back(PostRef{i, c_.post[i].origin.id, c_.post[i].origin.fromClass, ir::print(*c_.post[i].expr)});
+    if (!c_.kernel) return p;
+    const sema::KernelInfo& k = *c_.kernel;
+    p.kernel = k.name;
+    planDims(k);
+    planDTypes(k);
+    planPerturb();
+    for (const auto& t : k.tensors) p.tensors.push_back(planTensor(t));
+    std::vector<Case> cases = coverageCases();
+    for (auto& lc : largeIndexCases()) cases.push_back(std::move(lc));
+    p.derived = cases.size();
+    if (cases.size() > o_.maxCases) cases.resize(o_.maxCases);
+    p.dropped = p.derived - cases.size();
+    for (size_t n = 0; n < cases.size(); ++n) finish(cases[n], n + 1);
+    p.cases = std::move(cases);
+    return p;
+  }
+
+ private:
+  // --- what varies -------------------------------------------------------------------------
+  void planDims(const sema::KernelInfo& k) {
+    for (const auto& d : k.dims) {
+      sema::DimInfo range = d;
+      bool narrowed = false;
+      for (const auto& sd : c_.scope.dims) {
+        if (sd.name != d.name) continue;
+        range.lo = sd.lo;
+        range.hi = sd.hi;
+        range.declared = true;
+        narrowed = true;
+      }
+      std::vector<const sema::ProtocolBinding*> bindings;
+      for (const auto& b : c_.protocol.dims)
+        if (b.target == d.name) bindings.push_back(&b);
+      plan_.dims.push_back(dimCandidates(range, narrowed, bindings));
+    }
+  }
+
+  void planDTypes(const sema::KernelInfo& k) {
+    for (const auto& v : k.dtypeVars) {
+      DTypeVarPlan dv{v.name, v.allowed};
+      auto it = c_.scope.dtypes.find(v.name);
+      if (it != c_.scope.dtypes.end() && !it->second.empty()) dv.allowed = it->second;
+      plan_.dtypeVars.push_back(std::move(dv));
+    }
+  }
+
+  void planPerturb() {
+    for (const auto& v : c_.protocol.perturb) {
+      std::string t = valueText(v);
+      if (std::find(plan_.perturb.begin(), plan_.perturb.end(), t) == plan_.perturb.end()) plan_.perturb.push_back(t);
+    }
+    if (plan_.perturb.empty()) plan_.perturb.push_back("none");
+  }
+
+  static bool integerDType(const std::string& name) {
+    auto d = numerics::parseDType(name);
+    return d && (numerics::isInteger(*d) || *d == numerics::DType::Bool);
+  }
+
+  TensorPlan planTensor(const sema::TensorInfo& t) {
+    TensorPlan tp;
+    tp.name = t.name;
+    tp.output = t.output;
+    tp.scalar = t.shape.empty();
+    tp.dtype = t.dtype;
+    tp.dtypeIsVar = t.dtypeIsVar;
+    auto applies = [&](const std::string& target) { return target == t.name || (target == "*" && !tp.scalar); };
+    if (!t.output) {
+      std::vector<Distribution> specials;
+      for (const auto& b : c_.protocol.values) {
+        if (!applies(b.target)) continue;
+        for (const auto& v : b.values) {
+          Distribution d;
+          d.text = valueText(v);
+          d.value = v;
+          d.origin = b.origin.id;
+          d.special = v.kind == VK::Call && v.name == "special";
+          d.constant = v.kind == VK::Int || v.kind == VK::Real;
+          auto& list = d.special ? specials : tp.values;
+          auto same = [&](const Distribution& x) { return x.text == d.text; };
+          if (std::none_of(list.begin(), list.end(), same)) list.push_back(std::move(d));
+        }
+      }
+      if (tp.values.empty()) {
+        // No distribution of its own: normal(0, 1), or small integers for an integer dtype.
+        Distribution d;
+        bool ints = !t.dtypeIsVar && integerDType(t.dtype);
+        d.value.kind = ints ? VK::Name : VK::Call;
+        d.value.name = ints ? "small_ints" : "normal";
+        if (!ints)
+          for (int64_t a : {0, 1}) {
+            ProtocolValue num;
+            num.kind = VK::Int;
+            num.i = a;
+            d.value.args.emplace_back("", std::vector<ProtocolValue>{num});
+          }
+        d.text = valueText(d.value);
+        d.origin = "default";
+        tp.values.push_back(std::move(d));
+      }
+      for (auto& s : specials) {
+        s.base = tp.values.front().value;
+        s.baseText = tp.values.front().text;
+        tp.values.push_back(std::move(s));
+      }
+    }
+    if (!tp.scalar) {
+      for (const auto& b : c_.protocol.layouts) {
+        if (!applies(b.target)) continue;
+        for (const auto& v : b.values) {
+          Layout l;
+          l.text = valueText(v);
+          l.kind = v.name;
+          if (v.kind == VK::Call && !v.args.empty() && !v.args[0].second.empty() && v.args[0].second[0].kind == VK::Int)
+            l.n = v.args[0].second[0].i;
+          if (l.kind == "transposed" && t.rank() < 2) continue;  // nothing to transpose
+          auto same = [&](const Layout& x) { return x.text == l.text; };
+          if (std::none_of(tp.layouts.begin(), tp.layouts.end(), same)) tp.layouts.push_back(std::move(l));
+        }
+      }
+      if (tp.layouts.empty()) tp.layouts.push_back(Layout{"contiguous", "contiguous", 0});
+    }
+    return tp;
+  }
+
+  std::vector<Factor> factors() const {
+    std::vector<Factor> fs;
+    for (const auto& v : plan_.dtypeVars) fs.push_back({"dtype", v.name, std::max<size_t>(1, v.allowed.size())});
+    for (const auto& t : plan_.tensors)
+      if (!t.output) fs.push_back({"distribution", t.name, t.values.size()});
+    for (const auto& t : plan_.tensors)
+      if (!t.scalar) fs.push_back({"layout", t.name, t.layouts.size()});
+    fs.push_back({"perturb", "", plan_.perturb.size()});
+    return fs;
+  }
+
+  // Sets the factors of `c` to the chosen alternatives.
+  void assign(Case& c, const std::vector<Factor>& fs, const std::vector<size_t>& alt) const {
+    for (size_t f = 0; f < fs.size(); ++f) {
+      size_t a = alt[f];
+      const Factor& F = fs[f];
+      if (F.kind == "dtype") {
+        const auto* v = dtypeVar(F.target);
+        c.dtypes.emplace_back(F.target, v->allowed.empty() ? "" : v->allowed[a]);
+      } else if (F.kind == "distribution") {
+        c.values.emplace_back(F.target, a);
+      } else if (F.kind == "layout") {
+        c.layouts.emplace_back(F.target, a);
+      } else {
+        c.perturb = plan_.perturb[a];
+      }
+    }
+  }
+
+  // Chooses the factors' alternatives case by case, greedily: for each factor in order, an
+  // alternative not yet seen on a tail case (when the case is one), then the one that covers
+  // the most new pairs with the factors already chosen for this case and with the case's
+  // dimension values, then the one that met those least often so far (so that factors do not
+  // move in lockstep), then the least used one, then the first.
+  struct Greedy {
+    const std::vector<Factor>& fs;
+    size_t dims;
+    // (f, a, g, b) -> how often alternative a of factor f met alternative b of factor g < f,
+    // or the value b of dimension g - fs.size()
+    std::map<std::tuple<size_t, size_t, size_t, int64_t>, size_t> met;
+    std::vector<std::vector<size_t>> used;
+    std::vector<std::vector<bool>> onTail;
+
+    Greedy(const std::vector<Factor>& f, size_t d) : fs(f), dims(d) {
+      for (const auto& x : fs) {
+        used.emplace_back(x.size, 0);
+        onTail.emplace_back(x.size, false);
+      }
+    }
+
+    bool complete() const {
+      for (const auto& v : onTail)
+        if (std::find(v.begin(), v.end(), false) != v.end()) return false;
+      return true;
+    }
+
+    size_t count(size_t f, size_t a, size_t g, int64_t b) const {
+      auto it = met.find(std::make_tuple(f, a, g, b));
+      return it == met.end() ? 0 : it->second;
+    }
+
+    // Returns the alternatives and the first factor whose alternative was new on a tail case.
+    std::pair<std::vector<size_t>, size_t> choose(const Case& c, bool tail) {
+      const size_t F = fs.size();
+      std::vector<size_t> alt(F, 0);
+      for (size_t f = 0; f < F; ++f) {
+        size_t best = 0;
+        std::tuple<int, size_t, size_t, size_t> bestScore{};
+        for (size_t a = 0; a < fs[f].size; ++a) {
+          int fresh = tail && !onTail[f][a] ? 0 : 1;
+          size_t fresh2 = 0, seen = 0;
+          auto add = [&](size_t g, int64_t b) {
+            size_t n = count(f, a, g, b);
+            fresh2 += n == 0;
+            seen += n;
+          };
+          for (size_t g = 0; g < f; ++g) add(g, static_cast<int64_t>(alt[g]));
+          for (size_t d = 0; d < dims; ++d) add(F + d, c.dims[d].second);
+          // Smaller is better.
+          std::tuple<int, size_t, size_t, size_t> score{fresh, SIZE_MAX - fresh2, seen, used[f][a]};
+          if (a == 0 || score < bestScore) best = a, bestScore = score;
+        }
+        alt[f] = best;
+      }
+      size_t firstNew = F;
+      for (size_t f = 0; f < F; ++f) {
+        for (size_t g = 0; g < f; ++g) ++met[std::make_tuple(f, alt[f], g, static_cast<int64_t>(alt[g]))];
+        for (size_t d = 0; d < dims; ++d) ++met[std::make_tuple(f, alt[f], F + d, c.dims[d].second)];
+        ++used[f][alt[f]];
+        if (tail && !onTail[f][alt[f]]) {
+          onTail[f][alt[f]] = true;
+          if (firstNew == F && fs[f].size > 1) firstNew = f;
+        }
+      }
+      return {alt, firstNew};
+    }
+  };
+
+  const DTypeVarPlan* dtypeVar(const std::string& n) const {
+    for (const auto& v : plan_.dtypeVars)
+      if (v.name == n) return &v;
+    return nullptr;
+  }
+
+  bool hasSpecial(const Case& c) const {
+    for (const auto& [name, a] : c.values)
+      if (plan_.tensor(name)->values[a].special) return true;
+    return false;
+  }
+
+  // --- the pairwise dimension tuples, with every alternative of every factor ------------------
+  std::vector<Case> coverageCases() {
+    std::vector<size_t> sizes;
+    for (const auto& d : plan_.dims) sizes.push_back(d.candidates.size());
+    std::vector<std::vector<size_t>> tuples = pairwiseTuples(sizes);
+    bool tiled = std::any_of(plan_.dims.begin(), plan_.dims.end(), [](const DimPlan& d) { return !d.tiles.empty(); });
+
+    std::vector<Case> cases;
+    std::vector<size_t> pool;  // the tuples every alternative must meet: the tail tuples
+    for (const auto& t : tuples) {
+      Case c;
+      for (size_t d = 0; d < plan_.dims.size(); ++d) {
+        int64_t v = plan_.dims[d].candidates[t[d]];
+        c.dims.emplace_back(plan_.dims[d].name, v);
+        if (plan_.dims[d].isTail(v)) c.tail = true;
+      }
+      bool boundary = false;
+      for (size_t d = 0; d < plan_.dims.size(); ++d) boundary = boundary || plan_.dims[d].boundary[t[d]];
+      c.why = boundary || c.tail ? "boundary" : "base";
+      if (c.tail || !tiled) pool.push_back(cases.size());
+      cases.push_back(std::move(c));
+    }
+    if (pool.empty())  // tiles declared but no tail shape in range: nothing more to ask
+      for (size_t i = 0; i < cases.size(); ++i) pool.push_back(i);
+
+    // The tail tuples first (in order), then the others; then, while some alternative has
+    // not met a tail tuple, extra cases that repeat the tail tuples in order.
+    std::vector<Factor> fs = factors();
+    Greedy greedy(fs, plan_.dims.size());
+    std::vector<bool> inPool(cases.size(), false);
+    for (size_t i : pool) inPool[i] = true;
+    for (size_t i : pool) assign(cases[i], fs, greedy.choose(cases[i], true).first);
+    for (size_t i = 0; i < cases.size(); ++i)
+      if (!inPool[i]) assign(cases[i], fs, greedy.choose(cases[i], false).first);
+    std::vector<Case> extra;
+    for (size_t q = 0; !pool.empty() && !greedy.complete(); ++q) {
+      Case c;
+      c.dims = cases[pool[q % pool.size()]].dims;
+      c.tail = cases[pool[q % pool.size()]].tail;
+      auto [alt, firstNew] = greedy.choose(c, true);
+      assign(c, fs, alt);
+      c.why = firstNew < fs.size() ? fs[firstNew].kind : "base";
+      extra.push_back(std::move(c));
+    }
+    for (auto& c : extra) cases.push_back(std::move(c));
+    for (auto& c : cases) {
+      measure(c);
+      if (hasSpecial(c)) c.why = "special-values";
+    }
+    if (!cases.empty() && cases[0].why == "boundary" && !hasSpecial(cases[0])) cases[0].why = "base";
+    return cases;
+  }
+
+  // --- large-index shapes --------------------------------------------------------------------
+  uint64_t elements(const sema::TensorInfo& t, const ir::IntEnv& env) const {
+    uint64_t n = 1;
+    for (const auto& e : t.shape) {
+      std::optional<int64_t> v = ir::evalInt(*e, env);
+      if (!v) return kU64Max;
+      n = satMul(n, *v < 0 ? 0 : static_cast<uint64_t>(*v));
+    }
+    return n;
+  }
+
+  // Dims at the smallest value whose tensor `t` has more than `target` elements, growing the
+  // dims of t with the largest range first; nullopt when t cannot get that large.
+  std::optional<ir::IntEnv> grow(const sema::TensorInfo& t, uint64_t target) const {
+    ir::IntEnv env;
+    for (const auto& d : plan_.dims) {
+      int64_t v = std::min(std::max<int64_t>(d.lo, 1), d.hi);
+      for (int64_t x : d.candidates)
+        if (x >= 1) {
+          v = x;
+          break;
+        }
+      env[d.name] = v;
+    }
+    std::vector<const DimPlan*> dims;  // of this tensor, in kernel order
+    for (const auto& d : plan_.dims) {
+      bool used = false;
+      for (const auto& e : t.shape)
+        ir::walk(*e, [&](const ir::Node& n) { used = used || (n.op == ir::Op::Dim && n.name == d.name); });
+      if (used) dims.push_back(&d);
+    }
+    std::stable_sort(dims.begin(), dims.end(),
+                     [](const DimPlan* a, const DimPlan* b) { return a->hi - a->lo > b->hi - b->lo; });
+    for (const DimPlan* d : dims) {
+      int64_t from = env[d->name];
+      env[d->name] = d->hi;
+      if (elements(t, env) <= target) continue;
+      int64_t lo = from, hi = d->hi;  // count(lo) <= target < count(hi), unless lo already exceeds
+      env[d->name] = lo;
+      if (elements(t, env) > target) return env;
+      while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        env[d->name] = mid;
+        (elements(t, env) > target ? hi : lo) = mid;
+      }
+      env[d->name] = hi;
+      return env;
+    }
+    return std::nullopt;
+  }
+
+  std::vector<Case> largeIndexCases() {
+    std::vector<Case> out;
+    const sema::KernelInfo& k = *c_.kernel;
+    ir::IntEnv maxEnv;
+    for (const auto& d : plan_.dims) maxEnv[d.name] = d.hi;
+    for (const auto& t : k.tensors) {
+      if (t.shape.empty()) continue;
+      uint64_t atMax = elements(t, maxEnv);
+      if (atMax < kTwo31) continue;
+      for (uint64_t target : {kTwo31, kTwo32}) {
+        std::optional<ir::IntEnv> env = grow(t, target);
+        if (!env && target == kTwo31) env = maxEnv;  // exactly 2^31 at the maxima
+        if (!env) continue;
+        Case c;
+        for (const auto& d : plan_.dims) {
+          int64_t v = env->at(d.name);
+          c.dims.emplace_back(d.name, v);
+          if (d.isTail(v)) c.tail = true;
+        }
+        for (const auto& v : plan_.dtypeVars) {
+          std::string best = v.allowed.empty() ? "" : v.allowed[0];
+          for (const auto& a : v.allowed)
+            if (bytesOf(a) < bytesOf(best)) best = a;
+          c.dtypes.emplace_back(v.name, best);
+        }
+        for (const auto& tp : plan_.tensors) {
+          if (!tp.output) c.values.emplace_back(tp.name, 0);  // the first distribution: never a special one
+          if (tp.scalar) continue;
+          size_t l = 0;
+          for (size_t i = 0; i < tp.layouts.size(); ++i)
+            if (tp.layouts[i].kind == "contiguous") {
+              l = i;
+              break;
+            }
+          c.layouts.emplace_back(tp.name, l);
+        }
+        c.perturb = plan_.perturb[0];
+        c.why = "large-index";
+        measure(c);
+        auto same = [&](const Case& x) { return x.dims == c.dims; };
+        if (std::none_of(out.begin(), out.end(), same)) out.push_back(std::move(c));
+      }
+    }
+    return out;
+  }
+
+  // --- per case ------------------------------------------------------------------------------
+  static uint64_t bytesOf(const std::string& dtype) {
+    auto d = numerics::parseDType(dtype);
+    return d ? static_cast<uint64_t>(numerics::sizeBytes(*d)) : 0;
+  }
+
+  std::string dtypeOf(const Case& c, const TensorPlan& t) const {
+    if (!t.dtypeIsVar) return t.dtype;
+    for (const auto& [v, d] : c.dtypes)
+      if (v == t.dtype) return d;
+    return "";
+  }
+
+  // Element counts, storage and memory of every tensor under the case's dims and layouts.
+  void measure(Case& c) const {
+    ir::IntEnv env;
+    for (const auto& [n, v] : c.dims) env[n] = v;
+    c.memoryBytes = 0;
+    c.maxElements = 0;
+    c.outputCells = 0;
+    uint64_t span = 0;
+    const sema::KernelInfo& k = *c_.kernel;
+    for (size_t i = 0; i < k.tensors.size(); ++i) {
+      const sema::TensorInfo& t = k.tensors[i];
+      const TensorPlan& tp = plan_.tensors[i];
+      uint64_t n = elements(t, env);
+      uint64_t storage = n;
+      if (!tp.scalar) {
+        const Layout* l = nullptr;
+        for (const auto& [name, a] : c.layouts)
+          if (name == t.name) l = &tp.layouts[a];
+        std::optional<int64_t> last = ir::evalInt(*t.shape.back(), env);
+        uint64_t lastN = last && *last > 0 ? static_cast<uint64_t>(*last) : 0;
+        uint64_t rows = lastN ? n / lastN : 0;
+        uint64_t extra = l && l->n > 0 ? static_cast<uint64_t>(l->n) : 0;
+        if (l && l->kind == "padded") storage = satMul(rows, satAdd(lastN, extra));
+        if (l && l->kind == "offset") storage = satAdd(n, extra);
+        if (l && l->kind == "step" && lastN) storage = satMul(rows, satAdd(satMul(lastN - 1, std::max<uint64_t>(extra, 1)), 1));
+        if (n == kU64Max) storage = kU64Max;
+      }
+      c.memoryBytes = satAdd(c.memoryBytes, satMul(storage, bytesOf(dtypeOf(c, tp))));
+      c.maxElements = std::max(c.maxElements, n);
+      span = std::max(span, storage);
+      if (t.output) c.outputCells = std::max(c.outputCells, n);
+    }
+    c.largeIndex = span >= kTwo32 ? 32 : span >= kTwo31 ? 31 : 0;
+  }
+
+  Cells cellsFor(const Case& c) const {
+    Cells def;
+    if (c.outputCells > kAllCellsMax) def = Cells{false, kDefaultSample, true};
+    const auto& pc = c_.protocol.cells;
+    if (pc.empty() || c.largeIndex) return def;  // large-index cases always sample
+    Cells out{false, 0, false};
+    for (const auto& v : pc) {
+      if (v.name == "all") return Cells{};
+      if (v.name == "boundary") out.boundary = true;
+      if (v.name == "sample") {
+        int64_t n = kDefaultSample;
+        if (v.kind == VK::Call && !v.args.empty() && !v.args[0].second.empty() && v.args[0].second[0].kind == VK::Int)
+          n = v.args[0].second[0].i;
+        out.sample = std::max(out.sample, n);
+        out.boundary = true;  // a sample always comes with the boundary cells
+      }
+    }
+    if (out.sample == 0 && !out.boundary) return def;
+    return out;
+  }
+
+  void finish(Case& c, size_t number) const {
+    c.number = number;
+    c.id = c_.id + "#" + std::to_string(number);
+    const auto& s = c_.protocol.seeds;
+    if (s.size() >= 2) {
+      for (const auto& v : s) c.seeds.push_back(static_cast<uint64_t>(v.i));
+    } else {
+      int64_t n = s.size() == 1 ? std::max<int64_t>(1, s[0].i) : 1;
+      for (int64_t j = 0; j < n; ++j) c.seeds.push_back(caseSeed(o_.seed, c_.id, number, static_cast<uint64_t>(j)));
+    }
+    c.repeats = 1;
+    for (const auto& v : c_.protocol.repeats)
+      if (v.kind == VK::Int) c.repeats = std::max(c.repeats, v.i);
+    c.cells = cellsFor(c);
+    for (size_t i = 0; i < plan_.post.size(); ++i) c.post.push_back(i);
+  }
+
+  const sema::ContractInfo& c_;
+  const Options& o_;
+  Plan plan_;
+};
+
+}  // namespace
+
+// --- the model types ---------------------------------------------------------------------------
+
+bool DimPlan::isTail(int64_t v) const {
+  if (tiles.empty()) return false;
+  for (int64_t t : tiles)
+    if (t > 0 && v % t == 0) return false;
+  return true;
+}
+
+std::string Cells::text() const {
+  if (all) return "all";
+  std::string s = sample > 0 ? "sample(" + std::to_string(sample) + ")" : "";
+  if (boundary) s += (s.empty() ? "" : " + ") + std::string("boundary");
+  return s;
+}
+
+const TensorPlan* Plan::tensor(const std::string& name) const {
+  for (const auto& t : tensors)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+const DimPlan* Plan::dim(const std::string& name) const {
+  for (const auto& d : dims)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+// --- the pieces ------------------------------------------------------------------------------
+
+uint64_t fnv1a64(const std::string& s) {
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char b : s) {
+    h ^= b;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+uint64_t splitmix64(uint64_t x) {
+  uint64_t z = x + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+uint64_t caseSeed(uint64_t base, const std::string& id, uint64_t number, uint64_t k) {
+  return splitmix64(splitmix64(splitmix64(base ^ fnv1a64(id)) ^ number) ^ k);
+}
+
+std::string valueText(const ProtocolValue& v) {
+  switch (v.kind) {
+    case VK::Int: return std::to_string(v.i) + (v.percent ? "%" : "");
+    case VK::Real: return realText(v.d) + (v.percent ? "%" : "");
+    case VK::Range: return std::to_string(v.i) + ".." + std::to_string(v.hi);
+    case VK::Name: return v.name;
+    case VK::String: return "\"" + v.name + "\"";
+    case VK::Call: {
+      std::string s = v.name + "(";
+      for (size_t a = 0; a < v.args.size(); ++a) {
+        s += (a ? ", " : "") + (v.args[a].first.empty() ? "" : v.args[a].first + ": ");
+        for (size_t k = 0; k < v.args[a].second.size(); ++k) s += (k ? ", " : "") + valueText(v.args[a].second[k]);
+      }
+      return s + ")";
+    }
+  }
+  return "?";
+}
+
+DimPlan dimCandidates(const sema::DimInfo& range, bool narrowed,
+                      const std::vector<const sema::ProtocolBinding*>& bindings) {
+  DimPlan p;
+  p.name = range.name;
+  p.lo = range.lo;
+  p.hi = range.hi;
+  p.declared = range.declared || narrowed;
+  p.narrowed = narrowed;
+  std::map<int64_t, bool> values;  // value -> produced by boundary(...)
+  auto add = [&](int64_t v, bool boundary) {
+    if (v < p.lo || v > p.hi) return;  // outside the range: dropped
+    auto [it, inserted] = values.emplace(v, boundary);
+    if (!inserted && boundary) it->second = true;
+  };
+  for (const auto* b : bindings) {
+    for (const auto& v : b->values) {
+      switch (v.kind) {
+        case VK::Int: add(v.i, false); break;
+        case VK::Range:
+          if (v.hi >= v.i && static_cast<uint64_t>(v.hi) - static_cast<uint64_t>(v.i) < 16) {
+            for (int64_t x = v.i; x <= v.hi; ++x) add(x, false);
+          } else {
+            add(v.i, false);
+            add(v.hi, false);
+            add(v.i + (v.hi - v.i) / 2, false);
+          }
+          break;
+        case VK::Call: {
+          if (v.name != "boundary") break;
+          std::vector<int64_t> tiles, steps;
+          for (const auto& [name, vals] : v.args)
+            for (const auto& x : vals) {
+              if (x.kind != VK::Int || x.i <= 0) continue;
+              if (name.empty() || name == "tiles") tiles.push_back(x.i);
+              if (name == "step") steps.push_back(x.i);
+            }
+          if (steps.empty()) steps.push_back(1);
+          for (int64_t t : tiles) {
+            add(t, true);
+            for (int64_t s : steps) {
+              add(t - s, true);
+              add(t + s, true);
+            }
+            p.tiles.push_back(t);
+          }
+          add(1, true);
+          int64_t maxTile = tiles.empty() ? 0 : *std::max_element(tiles.begin(), tiles.end());
+          for (int64_t prime : kBoundaryPrimes)
+            if (prime < 2 * maxTile) add(prime, true);
+          add(p.lo, true);
+          if (p.declared) add(p.hi, true);
+          break;
+        }
+        default: break;
+      }
+    }
+  }
+  p.fromProtocol = !values.empty();
+  if (values.empty()) {
+    add(p.lo, false);
+    for (int64_t v : kDefaultDimValues) add(v, false);
+  }
+  std::sort(p.tiles.begin(), p.tiles.end());
+  p.tiles.erase(std::unique(p.tiles.begin(), p.tiles.end()), p.tiles.end());
+  for (const auto& [v, b] : values) {
+    p.candidates.push_back(v);
+    p.boundary.push_back(b);
+  }
+  return p;
+}
+
+std::vector<std::vector<size_t>> pairwiseTuples(const std::vector<size_t>& sizes) {
+  const size_t k = sizes.size();
+  std::vector<std::vector<size_t>> out;
+  if (k == 0) return {{}};
+  for (size_t s : sizes)
+    if (s == 0) return out;
+  if (k == 1) {
+    for (size_t v = 0; v < sizes[0]; ++v) out.push_back({v});
+    return out;
+  }
+  // uncovered[a][b][va * sizes[b] + vb] for a < b
+  std::vector<std::vector<std::vector<char>>> uncovered(k, std::vector<std::vector<char>>(k));
+  size_t left = 0;
+  for (size_t a = 0; a < k; ++a)
+    for (size_t b = a + 1; b < k; ++b) {
+      uncovered[a][b].assign(sizes[a] * sizes[b], 1);
+      left += sizes[a] * sizes[b];
+    }
+  auto open = [&](size_t a, size_t va, size_t b, size_t vb) -> bool {
+    if (a > b) std::swap(a, b), std::swap(va, vb);
+    return uncovered[a][b][va * sizes[b] + vb];
+  };
+  while (left > 0) {
+    // The first uncovered pair, in order of (dim a, dim b, value of a, value of b).
+    size_t A = 0, B = 0, VA = 0, VB = 0;
+    bool found = false;
+    for (size_t a = 0; a < k && !found; ++a)
+      for (size_t b = a + 1; b < k && !found; ++b)
+        for (size_t i = 0; i < uncovered[a][b].size() && !found; ++i)
+          if (uncovered[a][b][i]) A = a, B = b, VA = i / sizes[b], VB = i % sizes[b], found = true;
+    const size_t none = static_cast<size_t>(-1);
+    std::vector<size_t> t(k, none);
+    t[A] = VA;
+    t[B] = VB;
+    // Every other dim, in order: the value that covers the most open pairs with the dims
+    // fixed so far (the smallest such value on a tie).
+    for (size_t d = 0; d < k; ++d) {
+      if (t[d] != none) continue;
+      size_t best = 0, bestGain = 0;
+      for (size_t v = 0; v < sizes[d]; ++v) {
+        size_t gain = 0;
+        for (size_t e = 0; e < k; ++e)
+          if (e != d && t[e] != none && open(d, v, e, t[e])) ++gain;
+        if (gain > bestGain) best = v, bestGain = gain;
+      }
+      t[d] = best;
+    }
+    for (size_t a = 0; a < k; ++a)
+      for (size_t b = a + 1; b < k; ++b) {
+        char& cell = uncovered[a][b][t[a] * sizes[b] + t[b]];
+        if (cell) cell = 0, --left;
+      }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+Plan makePlan(const sema::ContractInfo& contract, const Options& options) {
+  return Planner(contract, options).run();
+}
+
+std::vector<Plan> planProgram(const sema::Program& program, const std::vector<uint32_t>& files, const Options& options) {
+  std::vector<Plan> out;
+  for (const auto& c : program.contracts) {
+    if (c->isClass) continue;
+    if (std::find(files.begin(), files.end(), c->range.file) == files.end()) continue;
+    out.push_back(makePlan(*c, options));
+  }
+  return out;
+}
+
+}  // namespace kc::plan

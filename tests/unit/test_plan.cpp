@@ -1,0 +1,378 @@
+// Measurement plans (compiler/plan): determinism, the softmax acceptance property, boundary
+// candidates, pairwise coverage, every alternative on a tail shape, large-index cases,
+// memory estimates and seeds.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "compiler/pipeline.h"
+#include "compiler/plan/planner.h"
+
+namespace {
+
+struct Planned {
+  kc::Compilation c;
+  std::vector<kc::plan::Plan> plans;
+};
+
+std::unique_ptr<Planned> planText(const std::string& text, uint64_t seed = 0) {
+  auto p = std::make_unique<Planned>();
+  kc::compileText(p->c, "t.kcontract", text, kc::Stage::Sema);
+  REQUIRE_FALSE(p->c.diags.hasErrors());
+  kc::plan::Options o;
+  o.seed = seed;
+  p->plans = kc::plan::planProgram(*p->c.program, p->c.fileIds, o);
+  return p;
+}
+
+std::unique_ptr<Planned> planFile(const std::string& path, uint64_t seed = 0) {
+  auto p = std::make_unique<Planned>();
+  kc::compile(p->c, {path}, kc::Stage::Sema);
+  REQUIRE_FALSE(p->c.diags.hasErrors());
+  kc::plan::Options o;
+  o.seed = seed;
+  p->plans = kc::plan::planProgram(*p->c.program, p->c.fileIds, o);
+  return p;
+}
+
+const std::string kSoftmax = std::string(KC_SOURCE_DIR) + "/examples/softmax/softmax.kcontract";
+
+int64_t dimOf(const kc::plan::Case& c, const std::string& name) {
+  for (const auto& [n, v] : c.dims)
+    if (n == name) return v;
+  FAIL("no dim " << name);
+  return 0;
+}
+
+const kc::plan::Layout& layoutOf(const kc::plan::Plan& p, const kc::plan::Case& c, const std::string& t) {
+  for (const auto& [n, a] : c.layouts)
+    if (n == t) return p.tensor(t)->layouts[a];
+  FAIL("no layout for " << t);
+  return p.tensor(t)->layouts[0];
+}
+
+const kc::plan::Distribution& valueOf(const kc::plan::Plan& p, const kc::plan::Case& c, const std::string& t) {
+  for (const auto& [n, a] : c.values)
+    if (n == t) return p.tensor(t)->values[a];
+  FAIL("no values for " << t);
+  return p.tensor(t)->values[0];
+}
+
+const char* kRows = R"(kcontract 1
+
+kernel rows(x: T[R, H]) -> (y: T[R, H])
+  where T in {f32, f16}, R in 1..65536, H in 1..262144
+
+contract acme.rows@1 {
+  scope {
+    kernel rows
+  }
+  oracle f64 {
+    y[r, h] = x[r, h]
+  }
+  post {
+    forall r, h: y[r, h] == y*[r, h]
+  }
+  protocol {
+    dims R in {3}, H in {10}
+    layouts x in {padded(2)}
+  }
+}
+)";
+
+}  // namespace
+
+TEST_CASE("plan: the same contract and seed give byte-identical JSON", "[plan]") {
+  auto a = planFile(kSoftmax);
+  auto b = planFile(kSoftmax);
+  REQUIRE(a->plans.size() == 1);
+  std::string ja = kc::plan::plansJson(a->plans), jb = kc::plan::plansJson(b->plans);
+  CHECK(ja == jb);
+  CHECK(kc::plan::plansText(a->plans) == kc::plan::plansText(b->plans));
+  // Planning the same model twice gives the same bytes too.
+  CHECK(kc::plan::plansJson(kc::plan::planProgram(*a->c.program, a->c.fileIds)) == ja);
+  // Another seed changes the seeds and nothing else.
+  auto s = planFile(kSoftmax, 1);
+  REQUIRE(s->plans[0].cases.size() == a->plans[0].cases.size());
+  CHECK(s->plans[0].cases[0].seeds != a->plans[0].cases[0].seeds);
+  CHECK(s->plans[0].cases[0].dims == a->plans[0].cases[0].dims);
+}
+
+TEST_CASE("plan: softmax has a tail H, a non-contiguous layout and NaN-injected values", "[plan]") {
+  auto p = planFile(kSoftmax);
+  const kc::plan::Plan& plan = p->plans[0];
+  CHECK(plan.contract == "acme.softmax.rows@1");
+  CHECK(plan.dropped == 0);
+  CHECK(plan.cases.size() <= 256);
+  const std::vector<int64_t> tiles = {32, 64, 128, 256, 1024};
+  CHECK(plan.dim("H")->tiles == tiles);
+  bool tailH = false, strided = false, nan = false, tailStrided = false, tailNan = false;
+  for (const auto& c : plan.cases) {
+    int64_t h = dimOf(c, "H");
+    bool tail = std::none_of(tiles.begin(), tiles.end(), [&](int64_t t) { return h % t == 0; });
+    tailH = tailH || tail;
+    bool nc = layoutOf(plan, c, "x").kind != "contiguous";
+    const auto& d = valueOf(plan, c, "x");
+    bool isNan = d.special && d.text == "special(nan: 1%)";
+    strided = strided || nc;
+    nan = nan || isNan;
+    tailStrided = tailStrided || (tail && nc);
+    tailNan = tailNan || (tail && isNan);
+    if (isNan) {
+      CHECK(d.baseText == "normal(0, 1)");
+      CHECK(c.why == "special-values");
+    }
+  }
+  CHECK(tailH);
+  CHECK(strided);
+  CHECK(nan);
+  CHECK(tailStrided);
+  CHECK(tailNan);
+  // The classes' postconditions are tested, with their origins.
+  REQUIRE(plan.post.size() == 5);
+  CHECK(plan.post[3].origin == "std.exc.nan-propagation@1");
+  CHECK(plan.cases[0].post.size() == 5);
+  CHECK(plan.cases[0].repeats == 3);
+  CHECK(plan.cases[0].seeds.size() == 4);
+}
+
+TEST_CASE("plan: boundary(tiles: 64) gives t-1, t, t+1, 1, a prime and the range ends", "[plan]") {
+  kc::sema::DimInfo range;
+  range.name = "H";
+  range.lo = 1;
+  range.hi = 8192;
+  range.declared = true;
+  kc::sema::ProtocolValue tile;
+  tile.kind = kc::sema::ProtocolValue::Kind::Int;
+  tile.i = 64;
+  kc::sema::ProtocolValue gen;
+  gen.kind = kc::sema::ProtocolValue::Kind::Call;
+  gen.name = "boundary";
+  gen.args.emplace_back("tiles", std::vector<kc::sema::ProtocolValue>{tile});
+  kc::sema::ProtocolValue extra;
+  extra.kind = kc::sema::ProtocolValue::Kind::Int;
+  extra.i = 100000;  // outside the range: dropped
+  kc::sema::ProtocolBinding b;
+  b.target = "H";
+  b.values = {gen, extra};
+  kc::plan::DimPlan d = kc::plan::dimCandidates(range, false, {&b});
+  CHECK(d.candidates == std::vector<int64_t>{1, 63, 64, 65, 97, 8192});
+  CHECK(d.tiles == std::vector<int64_t>{64});
+  CHECK(d.isTail(63));
+  CHECK(d.isTail(97));
+  CHECK_FALSE(d.isTail(64));
+  CHECK_FALSE(d.isTail(8192));
+
+  // No protocol values: {lo, 7, 64, 1000}, clipped to the range.
+  range.hi = 100;
+  kc::plan::DimPlan def = kc::plan::dimCandidates(range, false, {});
+  CHECK(def.candidates == std::vector<int64_t>{1, 7, 64});
+  CHECK_FALSE(def.fromProtocol);
+
+  // A long range gives its ends and midpoint; a short one every value.
+  kc::sema::ProtocolValue r;
+  r.kind = kc::sema::ProtocolValue::Kind::Range;
+  r.i = 10;
+  r.hi = 90;
+  kc::sema::ProtocolValue s = r;
+  s.i = 2;
+  s.hi = 4;
+  b.values = {r, s};
+  CHECK(kc::plan::dimCandidates(range, false, {&b}).candidates == std::vector<int64_t>{2, 3, 4, 10, 50, 90});
+}
+
+TEST_CASE("plan: the dimension tuples cover every pair of candidate values", "[plan]") {
+  for (const std::vector<size_t>& sizes : std::vector<std::vector<size_t>>{{3, 4, 5}, {7, 2, 6, 3}, {5}, {2, 9}}) {
+    auto tuples = kc::plan::pairwiseTuples(sizes);
+    for (size_t a = 0; a < sizes.size(); ++a) {
+      for (size_t b = a + 1; b < sizes.size(); ++b)
+        for (size_t va = 0; va < sizes[a]; ++va)
+          for (size_t vb = 0; vb < sizes[b]; ++vb)
+            CHECK(std::any_of(tuples.begin(), tuples.end(), [&](const auto& t) { return t[a] == va && t[b] == vb; }));
+      for (size_t va = 0; va < sizes[a]; ++va)
+        CHECK(std::any_of(tuples.begin(), tuples.end(), [&](const auto& t) { return t[a] == va; }));
+    }
+    if (sizes.size() == 2) CHECK(tuples.size() == sizes[0] * sizes[1]);
+    if (sizes.size() == 1) CHECK(tuples.size() == sizes[0]);
+    CHECK(tuples.size() < 3 * 4 * 5 + 1);  // not a cartesian product of three or four dims
+  }
+  CHECK(kc::plan::pairwiseTuples({}).size() == 1);
+
+  // Through a contract: every pair of (M, N, K) candidates appears in some case.
+  auto p = planText(R"(kcontract 1
+
+kernel mm(a: f32[M, K], b: f32[K, N]) -> (c: f32[M, N])
+  where M in 1..4096, N in 1..4096, K in 1..4096
+
+contract acme.mm@1 {
+  scope {
+    kernel mm
+  }
+  oracle f64 {
+    c[i, j] = sum(k, a[i, k] * b[k, j])
+  }
+  post {
+    forall i, j: c[i, j] == c*[i, j]
+  }
+  protocol {
+    dims M in {1, 2, 3}, N in boundary(tiles: 16), K in {5, 6, 7, 8}
+    values a ~ normal(0, 1) | uniform(0, 1) | small_ints
+  }
+}
+)");
+  const auto& plan = p->plans[0];
+  const char* names[] = {"M", "N", "K"};
+  for (int a = 0; a < 3; ++a)
+    for (int b = a + 1; b < 3; ++b)
+      for (int64_t va : plan.dim(names[a])->candidates)
+        for (int64_t vb : plan.dim(names[b])->candidates)
+          CHECK(std::any_of(plan.cases.begin(), plan.cases.end(), [&](const kc::plan::Case& c) {
+            return dimOf(c, names[a]) == va && dimOf(c, names[b]) == vb;
+          }));
+  size_t product = 1;
+  for (const auto& d : plan.dims) product *= d.candidates.size();
+  CHECK(plan.cases.size() < product);
+  // Every distribution of a meets an N that 16 does not divide.
+  for (size_t i = 0; i < plan.tensor("a")->values.size(); ++i)
+    CHECK(std::any_of(plan.cases.begin(), plan.cases.end(), [&](const kc::plan::Case& c) {
+      return c.tail && dimOf(c, "N") % 16 != 0 && valueOf(plan, c, "a").text == plan.tensor("a")->values[i].text;
+    }));
+}
+
+TEST_CASE("plan: tensors that can pass 2^31 and 2^32 elements get large-index cases", "[plan]") {
+  auto p = planText(R"(kcontract 1
+
+kernel rows(x: f32[R, H]) -> (y: f32[R, H])
+  where R in 1..65536, H in 1..262144
+
+contract acme.big@1 {
+  scope {
+    kernel rows
+  }
+  oracle f64 {
+    y[r, h] = x[r, h]
+  }
+  post {
+    forall r, h: y[r, h] == y*[r, h]
+  }
+  protocol {
+    dims R in {1, 2}, H in {1, 3}
+  }
+}
+)");
+  const auto& plan = p->plans[0];
+  std::vector<const kc::plan::Case*> large;
+  for (const auto& c : plan.cases)
+    if (c.why == "large-index") large.push_back(&c);
+  REQUIRE(large.size() == 2);  // x and y have one shape: one case per threshold
+  const uint64_t two31 = uint64_t{1} << 31, two32 = uint64_t{1} << 32;
+  // H has the larger range: it grows to its maximum, then R just far enough.
+  CHECK(dimOf(*large[0], "H") == 262144);
+  CHECK(dimOf(*large[0], "R") == 8193);
+  CHECK(large[0]->largeIndex == 31);
+  CHECK(large[0]->maxElements > two31);
+  CHECK(large[0]->maxElements - 262144 <= two31);
+  CHECK(large[1]->largeIndex == 32);
+  CHECK(large[1]->maxElements > two32);
+  CHECK(dimOf(*large[1], "R") == 16385);
+  CHECK(large[0]->memoryBytes == 2 * large[0]->maxElements * 4);
+  CHECK_FALSE(large[0]->cells.all);  // sample(4096) + boundary
+  CHECK(large[0]->cells.sample == 4096);
+  CHECK(large[0]->cells.boundary);
+  for (const auto& c : plan.cases)
+    if (c.why != "large-index") CHECK(c.largeIndex == 0);
+
+  // A scope that keeps every tensor under 2^31 elements: no large-index case.
+  auto small = planText(R"(kcontract 1
+
+kernel rows(x: f32[R, H]) -> (y: f32[R, H])
+  where R in 1..65536, H in 1..262144
+
+contract acme.small@1 {
+  scope {
+    kernel rows
+    where R in 1..8, H in 1..1024
+  }
+  oracle f64 {
+    y[r, h] = x[r, h]
+  }
+  post {
+    forall r, h: y[r, h] == y*[r, h]
+  }
+}
+)");
+  for (const auto& c : small->plans[0].cases) CHECK(c.largeIndex == 0);
+  CHECK(small->plans[0].dim("R")->candidates == std::vector<int64_t>{1, 7});
+  CHECK(small->plans[0].dim("H")->candidates == std::vector<int64_t>{1, 7, 64, 1000});
+}
+
+TEST_CASE("plan: memory estimates count every tensor, padded rows included", "[plan]") {
+  auto p = planText(kRows);
+  const auto& plan = p->plans[0];
+  std::set<std::string> seen;
+  for (const auto& c : plan.cases) {
+    if (c.why == "large-index") continue;
+    CHECK(dimOf(c, "R") == 3);
+    CHECK(dimOf(c, "H") == 10);
+    std::string t = c.dtypes[0].second;
+    seen.insert(t);
+    // x: 3 rows of 10 + 2 padding; y: 3 x 10 contiguous.
+    uint64_t bytes = t == "f32" ? 4 : 2;
+    CHECK(c.memoryBytes == (3 * 12 + 3 * 10) * bytes);
+    CHECK(c.maxElements == 30);
+    CHECK(c.cells.all);
+  }
+  CHECK(seen == std::set<std::string>{"f16", "f32"});
+}
+
+TEST_CASE("plan: seeds derive from the base seed, the contract id and the case", "[plan]") {
+  auto p = planText(kRows, 5);
+  const auto& c = p->plans[0].cases;
+  REQUIRE(c.size() >= 2);
+  CHECK(c[0].id == "acme.rows@1#1");
+  CHECK(c[1].id == "acme.rows@1#2");
+  CHECK(c[0].seeds == std::vector<uint64_t>{kc::plan::caseSeed(5, "acme.rows@1", 1, 0)});
+  CHECK(c[0].seeds != c[1].seeds);
+  CHECK(kc::plan::caseSeed(5, "acme.rows@1", 1, 0) != kc::plan::caseSeed(6, "acme.rows@1", 1, 0));
+  CHECK(kc::plan::caseSeed(5, "acme.rows@1", 1, 0) != kc::plan::caseSeed(5, "acme.rows@2", 1, 0));
+  // Known values pin the hash: FNV-1a of "" and splitmix64(0).
+  CHECK(kc::plan::fnv1a64("") == 14695981039346656037ull);
+  CHECK(kc::plan::splitmix64(0) == 0xE220A8397B1DCDAFull);
+
+  std::string text = kRows;
+  text.replace(text.find("    dims R"), 0, "    seeds {3, 9}\n");
+  auto e = planText(text);
+  for (const auto& cs : e->plans[0].cases) CHECK(cs.seeds == std::vector<uint64_t>{3, 9});
+}
+
+TEST_CASE("plan: at most 256 cases per contract, the rest counted as dropped", "[plan]") {
+  auto p = planText(R"(kcontract 1
+
+kernel k(x: f32[A, B, C]) -> (y: f32[A, B, C])
+  where A in 1..64, B in 1..64, C in 1..64
+
+contract acme.many@1 {
+  scope {
+    kernel k
+  }
+  oracle f64 {
+    y[a, b, c] = x[a, b, c]
+  }
+  post {
+    forall a, b, c: y[a, b, c] == y*[a, b, c]
+  }
+  protocol {
+    dims A in 1..16, B in 1..16, C in 1..16 + {40}
+  }
+}
+)");
+  const auto& plan = p->plans[0];
+  CHECK(plan.cases.size() == 256);
+  CHECK(plan.derived > 256);
+  CHECK(plan.dropped == plan.derived - 256);
+  CHECK(plan.cases.back().id == "acme.many@1#256");
+  CHECK(kc::plan::plansText(p->plans).find("dropped") != std::string::npos);
+}
