@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build, and check the example contracts.
-# Today that means: every example contract parses and is in canonical form. Running the
-# example kernels against their contracts joins this script with the checker.
+# The main job: install what is missing, build, and check the example contracts: each one
+# parses, is in canonical form, passes semantic analysis, and has a measurement plan and
+# symbolic obligations. Running the example kernels against their contracts joins this
+# script with the checker.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
-BUILD_DIR="${KC_BUILD_DIR:-build}"
+KC="${KC_BUILD_DIR:-build}/kcontract"
 mapfile -t examples < <(find examples -name '*.kcontract' | sort)
-echo "== kcontract parse: ${#examples[@]} example contracts =="
+echo "== kcontract fmt --check: ${#examples[@]} example contracts =="
+"$KC" fmt --check "${examples[@]}"
 for f in "${examples[@]}"; do
-  "$BUILD_DIR/kcontract" parse "$f" >/dev/null
-  echo "  ok  $f"
+  echo "== $f =="
+  "$KC" ir "$f" | grep -E '^(kernel|contract) ' | sed 's/^/  checked /'
+  "$KC" plan "$f" | head -n 1 | sed 's/^/  /'
+  echo "  $("$KC" obligations "$f" | grep -c '^[^ ]') symbolic obligations (kcontract obligations $f)"
 done
-echo "== kcontract fmt --check =="
-"$BUILD_DIR/kcontract" fmt --check "${examples[@]}"
-echo "all ${#examples[@]} example contracts parse and are in canonical form"
+echo "all ${#examples[@]} example contracts parse, are canonical, pass semantic analysis and have plans"

@@ -66,6 +66,7 @@ class ContractChecker {
   std::unique_ptr<ContractInfo> check(const ast::ContractDecl& decl) {
     auto c = std::make_unique<ContractInfo>();
     failed_.clear();
+    size_t errorsBefore = diags_.errorCount();
     c->id = decl.id.str();
     c->name = decl.id.name.text;
     c->version = decl.id.version;
@@ -110,6 +111,7 @@ class ContractChecker {
       lowerProtocol(*proto, *c->kernel, self, c->protocol, diags_);
 
     applyClasses(*c, decl);
+    if (diags_.errorCount() == errorsBefore) warnUnused(*c);  // after an error, "unused" may be wrong
     if (c->post.empty() && !writtenPost(decl))
       diags_.report(DiagCode::MissingSection, decl.id.range,
                     "contract '" + c->id + "' checks nothing: give it a post section or apply a class that has one");
@@ -408,6 +410,27 @@ class ContractChecker {
       for (size_t k = before; k < diags_.count(); ++k)
         diags_.at(k).notes.push_back({id.range, "while applying '" + id.str() + "' to contract '" + c.id + "' here"});
     }
+  }
+
+  // A definition nothing reads: no postcondition, signature, or other definition. An
+  // oracle definition of an output is always used (it is the reference).
+  void warnUnused(const ContractInfo& c) {
+    std::set<std::string> read;
+    auto collect = [&](const ir::Node& n) {
+      ir::walk(n, [&](const ir::Node& x) {
+        if (x.op == ir::Op::TensorRead || x.op == ir::Op::TensorWhole) read.insert(x.name);
+      });
+    };
+    for (const auto* defs : {&c.oracle, &c.tolerance})
+      for (const auto& d : *defs) collect(*d.value);
+    for (const auto& p : c.post) collect(*p.expr);
+    for (const auto& sig : c.signatures)
+      for (const auto& cl : sig.clauses)
+        if (cl.expr) collect(*cl.expr);
+    for (const auto* defs : {&c.oracle, &c.tolerance})
+      for (const auto& d : *defs)
+        if (!read.count(d.name) && !c.kernel->tensor(d.name))
+          diags_.report(DiagCode::UnusedDefinition, d.range, "'" + d.name + "' is defined but nothing reads it");
   }
 
   // Did the contract or a class it applies write any postcondition (even a failing one)?
