@@ -13,8 +13,11 @@ echo "== kcontract fmt --check: ${#examples[@]} example contracts =="
 "$KC" fmt --check "${examples[@]}"
 for f in "${examples[@]}"; do
   echo "== $f =="
-  "$KC" ir "$f" | grep -E '^(kernel|contract) ' | sed 's/^/  checked /'
-  "$KC" plan "$f" | head -n 1 | sed 's/^/  /'
-  echo "  $("$KC" obligations "$f" | grep -c '^[^ ]') symbolic obligations (kcontract obligations $f)"
+  ir=$("$KC" ir "$f")
+  plan=$("$KC" plan "$f")
+  obligations=$("$KC" obligations "$f")
+  grep -E '^(kernel|contract) ' <<<"$ir" | sed 's/^/  checked /'
+  echo "  ${plan%%$'\n'*}"
+  echo "  $(grep -c '^[^ ]' <<<"$obligations") symbolic obligations (kcontract obligations $f)"
 done
 echo "all ${#examples[@]} example contracts parse, are canonical, pass semantic analysis and have plans"
