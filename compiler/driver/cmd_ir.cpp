@@ -12,18 +12,13 @@ namespace kc::driver {
 namespace {
 
 struct IrOptions {
-  std::vector<std::string> files;
-  std::vector<std::string> includeDirs;
+  InputOptions in;
   bool sexpr = false;
 } gIr;
 
 int runIr(const GlobalOptions& opts) {
   Compilation c;
-  c.diags.setWarningsAsErrors(opts.warningsAsErrors);
-  c.includeDirs = gIr.includeDirs;
-  compile(c, gIr.files, Stage::Sema);
-  printDiagnostics(c.diags, opts);
-  if (c.diags.hasErrors()) return kExitInput;
+  if (!compileInputs(c, gIr.in, opts, Stage::Sema)) return kExitInput;
   std::cout << sema::dumpProgram(*c.program, c.fileIds, gIr.sexpr);
   return kExitOk;
 }
@@ -32,8 +27,7 @@ int runIr(const GlobalOptions& opts) {
 
 void addIrCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands) {
   CLI::App* sub = app.add_subcommand("ir", "Check contracts and print their kernels and parts as typed IR");
-  sub->add_option("files", gIr.files, "The .kcontract files")->required();
-  sub->add_option("-I,--include", gIr.includeDirs, "Another folder to search for imported modules");
+  addInputOptions(sub, gIr.in);
   sub->add_flag("--sexpr", gIr.sexpr, "Print expressions as typed S-expressions");
   commands.emplace_back(sub, &runIr);
 }

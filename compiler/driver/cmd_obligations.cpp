@@ -17,8 +17,7 @@ namespace kc::driver {
 namespace {
 
 struct ObligationsOptions {
-  std::vector<std::string> files;
-  std::vector<std::string> includeDirs;
+  InputOptions in;
   bool json = false;
   std::string smt2;  // "" none, "-" stdout, else a folder
 } gObl;
@@ -39,11 +38,7 @@ nlohmann::json location(const SourceRange& r, const SourceManager& sources) {
 
 int runObligations(const GlobalOptions& opts) {
   Compilation c;
-  c.diags.setWarningsAsErrors(opts.warningsAsErrors);
-  c.includeDirs = gObl.includeDirs;
-  compile(c, gObl.files, Stage::Sema);
-  printDiagnostics(c.diags, opts);
-  if (c.diags.hasErrors()) return kExitInput;
+  if (!compileInputs(c, gObl.in, opts, Stage::Sema)) return kExitInput;
 
   obl::BuildOptions bo;
   bo.sources = &c.sources;
@@ -128,8 +123,7 @@ int runObligations(const GlobalOptions& opts) {
 
 void addObligationsCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands) {
   CLI::App* sub = app.add_subcommand("obligations", "Build the symbolic obligations of contracts, as SMT-LIB2 scripts");
-  sub->add_option("files", gObl.files, "The .kcontract files")->required();
-  sub->add_option("-I,--include", gObl.includeDirs, "Another folder to search for imported modules");
+  addInputOptions(sub, gObl.in);
   sub->add_flag("--json", gObl.json, "List the obligations as JSON, scripts included");
   sub->add_option("--smt2", gObl.smt2, "Write one NAME.smt2 per obligation into this folder; '-' prints them all");
   commands.emplace_back(sub, &runObligations);

@@ -13,19 +13,14 @@ namespace kc::driver {
 namespace {
 
 struct PlanOptions {
-  std::vector<std::string> files;
-  std::vector<std::string> includeDirs;
+  InputOptions in;
   bool json = false;
   uint64_t seed = 0;
 } gPlan;
 
 int runPlan(const GlobalOptions& opts) {
   Compilation c;
-  c.diags.setWarningsAsErrors(opts.warningsAsErrors);
-  c.includeDirs = gPlan.includeDirs;
-  compile(c, gPlan.files, Stage::Sema);
-  printDiagnostics(c.diags, opts);
-  if (c.diags.hasErrors()) return kExitInput;
+  if (!compileInputs(c, gPlan.in, opts, Stage::Sema)) return kExitInput;
   plan::Options po;
   po.seed = gPlan.seed;
   std::vector<plan::Plan> plans = plan::planProgram(*c.program, c.fileIds, po);
@@ -37,8 +32,7 @@ int runPlan(const GlobalOptions& opts) {
 
 void addPlanCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands) {
   CLI::App* sub = app.add_subcommand("plan", "Print the measurement plan of each contract: its cases, deterministic for a seed");
-  sub->add_option("files", gPlan.files, "The .kcontract files")->required();
-  sub->add_option("-I,--include", gPlan.includeDirs, "Another folder to search for imported modules");
+  addInputOptions(sub, gPlan.in);
   sub->add_flag("--json", gPlan.json, "Print the plans as JSON");
   sub->add_option("--seed", gPlan.seed, "The base seed every case's seeds derive from (default 0)");
   commands.emplace_back(sub, &runPlan);

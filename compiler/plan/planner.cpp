@@ -37,14 +37,6 @@ uint64_t satAdd(uint64_t a, uint64_t b) {
   return __builtin_add_overflow(a, b, &r) ? kU64Max : r;
 }
 
-std::string realText(double d) {
-  char buf[64];
-  for (int p = 1; p <= 17; ++p) {
-    std::snprintf(buf, sizeof buf, "%.*g", p, d);
-    if (std::strtod(buf, nullptr) == d) break;
-  }
-  return buf;
-}
 
 // --- one contract --------------------------------------------------------------------------
 
@@ -593,24 +585,7 @@ uint64_t caseSeed(uint64_t base, const std::string& id, uint64_t number, uint64_
   return splitmix64(splitmix64(splitmix64(base ^ fnv1a64(id)) ^ number) ^ k);
 }
 
-std::string valueText(const ProtocolValue& v) {
-  switch (v.kind) {
-    case VK::Int: return std::to_string(v.i) + (v.percent ? "%" : "");
-    case VK::Real: return realText(v.d) + (v.percent ? "%" : "");
-    case VK::Range: return std::to_string(v.i) + ".." + std::to_string(v.hi);
-    case VK::Name: return v.name;
-    case VK::String: return "\"" + v.name + "\"";
-    case VK::Call: {
-      std::string s = v.name + "(";
-      for (size_t a = 0; a < v.args.size(); ++a) {
-        s += (a ? ", " : "") + (v.args[a].first.empty() ? "" : v.args[a].first + ": ");
-        for (size_t k = 0; k < v.args[a].second.size(); ++k) s += (k ? ", " : "") + valueText(v.args[a].second[k]);
-      }
-      return s + ")";
-    }
-  }
-  return "?";
-}
+std::string valueText(const ProtocolValue& v) { return v.str(); }
 
 DimPlan dimCandidates(const sema::DimInfo& range, bool narrowed,
                       const std::vector<const sema::ProtocolBinding*>& bindings) {

@@ -9,32 +9,10 @@ namespace {
 
 std::string irText(const ir::Node& n, bool sexpr) { return sexpr ? ir::printSExpr(n) : ir::print(n); }
 
-std::string valueText(const ProtocolValue& v) {
-  switch (v.kind) {
-    case ProtocolValue::Kind::Int: return std::to_string(v.i) + (v.percent ? "%" : "");
-    case ProtocolValue::Kind::Real: {
-      std::ostringstream s;
-      s << v.d << (v.percent ? "%" : "");
-      return s.str();
-    }
-    case ProtocolValue::Kind::Range: return std::to_string(v.i) + ".." + std::to_string(v.hi);
-    case ProtocolValue::Kind::Name: return v.name;
-    case ProtocolValue::Kind::String: return "\"" + v.name + "\"";
-    case ProtocolValue::Kind::Call: {
-      std::string s = v.name + "(";
-      for (size_t a = 0; a < v.args.size(); ++a) {
-        s += (a ? ", " : "") + (v.args[a].first.empty() ? "" : v.args[a].first + ": ");
-        for (size_t k = 0; k < v.args[a].second.size(); ++k) s += (k ? " " : "") + valueText(v.args[a].second[k]);
-      }
-      return s + ")";
-    }
-  }
-  return "?";
-}
 
 std::string values(const std::vector<ProtocolValue>& vs) {
   std::string s;
-  for (size_t k = 0; k < vs.size(); ++k) s += (k ? " | " : "") + valueText(vs[k]);
+  for (size_t k = 0; k < vs.size(); ++k) s += (k ? " | " : "") + vs[k].str();
   return s;
 }
 

@@ -1,6 +1,38 @@
 #include "compiler/sema/model.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace kc::sema {
+
+std::string shortestReal(double d) {
+  char buf[64];
+  for (int p = 1; p <= 17; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*g", p, d);
+    if (std::strtod(buf, nullptr) == d) break;
+  }
+  return buf;
+}
+
+std::string ProtocolValue::str() const {
+  const ProtocolValue& v = *this;
+  switch (v.kind) {
+    case ProtocolValue::Kind::Int: return std::to_string(v.i) + (v.percent ? "%" : "");
+    case ProtocolValue::Kind::Real: return shortestReal(v.d) + (v.percent ? "%" : "");
+    case ProtocolValue::Kind::Range: return std::to_string(v.i) + ".." + std::to_string(v.hi);
+    case ProtocolValue::Kind::Name: return v.name;
+    case ProtocolValue::Kind::String: return "\"" + v.name + "\"";
+    case ProtocolValue::Kind::Call: {
+      std::string s = v.name + "(";
+      for (size_t a = 0; a < v.args.size(); ++a) {
+        s += (a ? ", " : "") + (v.args[a].first.empty() ? "" : v.args[a].first + ": ");
+        for (size_t k = 0; k < v.args[a].second.size(); ++k) s += (k ? ", " : "") + v.args[a].second[k].str();
+      }
+      return s + ")";
+    }
+  }
+  return "?";
+}
 
 const TensorInfo* KernelInfo::tensor(const std::string& n) const {
   for (const auto& t : tensors)

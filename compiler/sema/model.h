@@ -101,7 +101,12 @@ struct ProtocolValue {
   std::string name;            // Name, Call, String
   std::vector<std::pair<std::string, std::vector<ProtocolValue>>> args;  // Call: name ("" positional) -> values
   SourceRange range;
+
+  std::string str() const;  // as a user writes it: normal(0, 1), special(nan: 1%), 1..8
 };
+
+// The shortest decimal text that reads back as the same double.
+std::string shortestReal(double d);
 
 struct ProtocolBinding {
   std::string target;  // a dim, a tensor, or "*"
