@@ -257,13 +257,23 @@ class ContractChecker {
       LoweringContext ctx{c.kernel, part, &c.oracle, part == Part::Tolerance ? &out : &c.tolerance, false, &failed_};
       if (part == Part::Oracle) ctx.oracle = &out;
       ExprLowering lower(diags_, ctx);
-      for (size_t k = 0; k < d.indices.size(); ++k) {
+      bool badIndex = false;
+      for (size_t k = 0; k < d.indices.size() && !badIndex; ++k) {
         const auto& idx = d.indices[k];
-        if (c.kernel->tensor(idx.name) || c.kernel->dim(idx.name)) {
-          diags_.report(DiagCode::ShadowedName, idx.range, "the index '" + idx.name + "' reuses a tensor or dimension name");
-          return;
+        bool twice = std::any_of(d.indices.begin(), d.indices.begin() + k,
+                                 [&](const ast::Ident& other) { return other.name == idx.name; });
+        if (twice || c.kernel->tensor(idx.name) || c.kernel->dim(idx.name) || c.kernel->dtypeVar(idx.name)) {
+          diags_.report(DiagCode::ShadowedName, idx.range,
+                        twice ? "the index '" + idx.name + "' appears twice in '" + d.name.name + "'"
+                              : "the index '" + idx.name + "' reuses the name of a tensor, dimension or dtype");
+          badIndex = true;
+          break;
         }
         lower.pushIndex(idx.name, idx.range, definesOutput ? t->shape[k]->clone() : nullptr);
+      }
+      if (badIndex) {
+        failed_.push_back(d.name.name);
+        continue;  // the ExprLowering and its indices go with this iteration
       }
       ir::NodePtr value = lower.lower(*d.value);
       std::vector<ir::NodePtr> extents(d.indices.size());
@@ -382,7 +392,12 @@ class ContractChecker {
   // A class contributes its postconditions, protocol and signatures, checked against this
   // contract's kernel; `y` in the class stands for each output.
   void applyClasses(ContractInfo& c, const ast::ContractDecl& decl) {
+    std::set<std::string> applied;
     for (const auto& id : decl.applies) {
+      if (!applied.insert(id.str()).second) {
+        diags_.report(DiagCode::DuplicateDefinition, id.range, "'" + id.str() + "' is applied twice");
+        continue;
+      }
       auto it = symbols_.contracts.find(id.str());
       if (it == symbols_.contracts.end()) {
         diags_.report(DiagCode::UnknownClass, id.range,
@@ -440,7 +455,12 @@ class ContractChecker {
       return post && !post->stmts.empty();
     };
     if (hasPost(decl.sections)) return true;
+    std::set<std::string> applied;
     for (const auto& id : decl.applies) {
+      if (!applied.insert(id.str()).second) {
+        diags_.report(DiagCode::DuplicateDefinition, id.range, "'" + id.str() + "' is applied twice");
+        continue;
+      }
       auto it = symbols_.contracts.find(id.str());
       if (it != symbols_.contracts.end() && hasPost(it->second->sections)) return true;
     }

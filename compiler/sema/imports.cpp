@@ -98,7 +98,10 @@ std::vector<const ast::File*> resolveImports(Compilation& c) {
         else
           c.diags.report(DiagCode::UnknownModule, imp.module.range,
                          "no module '" + imp.module.text + "': looked for " + rel +
-                             ".kcontract beside this file, in each -I directory and in the shipped library");
+                             ".kcontract beside this file and in each -I directory" +
+                             (parts.size() > 1 && parts[0] == "std"
+                                  ? ", and for " + rel.substr(4) + ".kcontract under the shipped stdlib/ and contracts/"
+                                  : ""));
       };
       if (found.empty()) {
         reportMissing();

@@ -57,7 +57,13 @@ std::unique_ptr<KernelInfo> bindSignature(const std::string& name, const ast::Si
   // `where`: ranges of dimensions and the dtypes of dtype variables.
   LoweringContext shapeCtx{k.get(), Part::Shape, nullptr, nullptr, false};
   ExprLowering lower(diags, shapeCtx);
+  std::vector<std::string> seen;
   for (const auto& w : where) {
+    if (std::find(seen.begin(), seen.end(), w.name.name) != seen.end()) {
+      diags.report(DiagCode::DuplicateDefinition, w.name.range, "'" + w.name.name + "' is given a domain twice");
+      continue;
+    }
+    seen.push_back(w.name.name);
     auto dim = std::find_if(k->dims.begin(), k->dims.end(), [&](const DimInfo& d) { return d.name == w.name.name; });
     if (dim != k->dims.end()) {
       std::optional<int64_t> lo, hi;

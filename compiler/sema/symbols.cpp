@@ -4,13 +4,24 @@ namespace kc::sema {
 
 namespace {
 
+// Where each declared name was written, for the note on a duplicate.
+std::map<std::string, SourceRange>& namePlaces() {
+  static thread_local std::map<std::string, SourceRange> places;
+  return places;
+}
+
 template <class Decl>
 bool declare(std::map<std::string, const Decl*>& table, const std::string& name, const Decl* decl, SourceRange at,
              const char* what, DiagnosticEngine& diags) {
   auto [it, fresh] = table.emplace(name, decl);
-  if (fresh) return true;
+  std::string key = std::string(what) + " " + name;
+  if (fresh) {
+    namePlaces()[key] = at;
+    return true;
+  }
   Diagnostic& d = diags.report(DiagCode::DuplicateDefinition, at, std::string(what) + " '" + name + "' is declared twice");
-  d.notes.push_back({it->second->range, "the first declaration is here"});
+  auto first = namePlaces().find(key);
+  d.notes.push_back({first != namePlaces().end() ? first->second : it->second->range, "the first declaration is here"});
   return false;
 }
 
@@ -18,6 +29,7 @@ bool declare(std::map<std::string, const Decl*>& table, const std::string& name,
 
 SymbolTable collectSymbols(const std::vector<const ast::File*>& files, DiagnosticEngine& diags) {
   SymbolTable t;
+  namePlaces().clear();
   for (const ast::File* f : files) {
     for (const auto& item : f->items) {
       switch (item->kind) {
