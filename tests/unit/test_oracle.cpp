@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -412,19 +411,6 @@ TEST_CASE("oracle: results do not depend on the thread count", "[oracle]") {
     CHECK(t.data == three.oracle.at(name).data);
   }
   CHECK(one.tolerance.at("tol").data == two.tolerance.at("tol").data);
-}
-
-// Hidden (run with "[oracle-perf]"): the f64 interpreter's speed on a 256x4096 softmax.
-TEST_CASE("oracle: f64 softmax speed", "[.][oracle-perf]") {
-  auto p = compileContract(kSoftmax);
-  auto b = softmaxInputs(256, 4096, 12);
-  for (unsigned t : {1u, 2u}) {
-    auto start = std::chrono::steady_clock::now();
-    auto r = ko::evalOracle(*p->ct, b, {t});
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    WARN("threads " << t << ": " << s << " s, " << 256 * 4096 * 6 / s / 1e6 << " M cell-terms/s");
-    CHECK(r.oracle.at("y").numel() == 256 * 4096);
-  }
 }
 
 TEST_CASE("oracle: a read outside a tensor is an error, from any thread", "[oracle]") {
