@@ -455,12 +455,7 @@ class ContractChecker {
       return post && !post->stmts.empty();
     };
     if (hasPost(decl.sections)) return true;
-    std::set<std::string> applied;
     for (const auto& id : decl.applies) {
-      if (!applied.insert(id.str()).second) {
-        diags_.report(DiagCode::DuplicateDefinition, id.range, "'" + id.str() + "' is applied twice");
-        continue;
-      }
       auto it = symbols_.contracts.find(id.str());
       if (it != symbols_.contracts.end() && hasPost(it->second->sections)) return true;
     }
