@@ -26,6 +26,7 @@ struct DimPlan {
   std::vector<int64_t> candidates;
   std::vector<bool> boundary;     // per candidate: produced by boundary(...) (t-1, t, t+1, 1, a prime, an end)
   bool fromProtocol = false;      // false: the default candidates {lo, 7, 64, 1000}
+  std::vector<int64_t> allowed;   // the kernel declared a set of values: only these (sorted)
 
   // A value that is not a multiple of any declared tile of this dim: the last tile is partial.
   bool isTail(int64_t v) const;

@@ -382,6 +382,14 @@ class Planner {
       int64_t from = env[d->name];
       env[d->name] = d->hi;
       if (elements(t, env) <= target) continue;
+      if (!d->allowed.empty()) {  // only declared sizes: the smallest one that is large enough
+        for (int64_t v : d->allowed) {
+          if (v < from) continue;
+          env[d->name] = v;
+          if (elements(t, env) > target) return env;
+        }
+        continue;
+      }
       int64_t lo = from, hi = d->hi;  // count(lo) <= target < count(hi), unless lo already exceeds
       env[d->name] = lo;
       if (elements(t, env) > target) return env;
@@ -595,9 +603,12 @@ DimPlan dimCandidates(const sema::DimInfo& range, bool narrowed,
   p.hi = range.hi;
   p.declared = range.declared || narrowed;
   p.narrowed = narrowed;
+  p.allowed = range.allowed;
   std::map<int64_t, bool> values;  // value -> produced by boundary(...)
   auto add = [&](int64_t v, bool boundary) {
     if (v < p.lo || v > p.hi) return;  // outside the range: dropped
+    // A kernel that declares a set of sizes is held only to those sizes.
+    if (!p.allowed.empty() && !std::binary_search(p.allowed.begin(), p.allowed.end(), v)) return;
     auto [it, inserted] = values.emplace(v, boundary);
     if (!inserted && boundary) it->second = true;
   };
@@ -648,6 +659,7 @@ DimPlan dimCandidates(const sema::DimInfo& range, bool narrowed,
   if (values.empty()) {
     add(p.lo, false);
     for (int64_t v : kDefaultDimValues) add(v, false);
+    for (int64_t v : p.allowed) add(v, false);  // every declared size, when a set was declared
   }
   std::sort(p.tiles.begin(), p.tiles.end());
   p.tiles.erase(std::unique(p.tiles.begin(), p.tiles.end()), p.tiles.end());

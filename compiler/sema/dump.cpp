@@ -25,8 +25,17 @@ void dumpKernel(std::ostringstream& out, const KernelInfo& k, bool sexpr) {
     for (size_t i = 0; i < v.allowed.size(); ++i) out << (i ? ", " : "") << v.allowed[i];
     out << "}\n";
   }
-  for (const auto& d : k.dims)
-    out << "  dim " << d.name << " in " << d.lo << ".." << d.hi << (d.declared ? "" : " (default)") << "\n";
+  for (const auto& d : k.dims) {
+    out << "  dim " << d.name << " in ";
+    if (d.allowed.empty()) {
+      out << d.lo << ".." << d.hi << (d.declared ? "" : " (default)");
+    } else {
+      out << "{";
+      for (size_t i = 0; i < d.allowed.size(); ++i) out << (i ? ", " : "") << d.allowed[i];
+      out << "}";
+    }
+    out << "\n";
+  }
   for (const auto& t : k.tensors) {
     out << "  " << (t.output ? "out" : "in") << " #" << t.abiIndex << " " << t.name << ": " << t.dtype << "[";
     for (size_t i = 0; i < t.shape.size(); ++i) out << (i ? ", " : "") << irText(*t.shape[i], sexpr);

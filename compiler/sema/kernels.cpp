@@ -52,7 +52,12 @@ std::unique_ptr<KernelInfo> bindSignature(const std::string& name, const ast::Si
   for (const auto* list : {&sig.inputs, &sig.outputs})
     for (const auto& p : *list)
       for (const auto& d : p.dims) collectDimNames(*d, dimNames);
-  for (const auto& [n, r] : dimNames) k->dims.push_back(DimInfo{n, 1, kDefaultDimMax, false, r});
+  for (const auto& [n, r] : dimNames) {
+    DimInfo d;
+    d.name = n;
+    d.range = r;
+    k->dims.push_back(d);
+  }
 
   // `where`: ranges of dimensions and the dtypes of dtype variables.
   LoweringContext shapeCtx{k.get(), Part::Shape, nullptr, nullptr, false};
@@ -76,7 +81,10 @@ std::unique_ptr<KernelInfo> bindSignature(const std::string& name, const ast::Si
           if (!v) continue;
           lo = lo ? std::min(*lo, *v) : *v;
           hi = hi ? std::max(*hi, *v) : *v;
+          dim->allowed.push_back(*v);
         }
+        std::sort(dim->allowed.begin(), dim->allowed.end());
+        dim->allowed.erase(std::unique(dim->allowed.begin(), dim->allowed.end()), dim->allowed.end());
       }
       if (!lo || !hi) continue;
       if (*lo < 0 || *lo > *hi) {

@@ -1,5 +1,6 @@
 #include "compiler/sema/model.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -32,6 +33,11 @@ std::string ProtocolValue::str() const {
     }
   }
   return "?";
+}
+
+bool DimInfo::admits(int64_t v) const {
+  if (v < lo || v > hi) return false;
+  return allowed.empty() || std::binary_search(allowed.begin(), allowed.end(), v);
 }
 
 const TensorInfo* KernelInfo::tensor(const std::string& n) const {

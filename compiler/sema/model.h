@@ -23,7 +23,10 @@ struct DimInfo {
   int64_t lo = 1;
   int64_t hi = kDefaultDimMax;
   bool declared = false;  // a `where` clause gave the range
+  std::vector<int64_t> allowed;  // `where H in {64, 128}`: only these (sorted); empty: all of lo..hi
   SourceRange range;
+
+  bool admits(int64_t v) const;  // v in lo..hi and, when a set was given, in it
 };
 
 struct DTypeVarInfo {

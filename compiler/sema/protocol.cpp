@@ -197,6 +197,9 @@ class ProtocolLowering {
         diags_.report(DiagCode::BadProtocolValue, v.range,
                       "'" + dim->name + "' is declared in " + std::to_string(dim->lo) + ".." + std::to_string(dim->hi) +
                           "; this value is outside");
+      else if (v.kind == V::Kind::Int && !dim->admits(v.i))
+        diags_.report(DiagCode::BadProtocolValue, v.range,
+                      "'" + dim->name + "' is declared as a set of values; " + std::to_string(v.i) + " is not one of them");
     }
     out.dims.push_back(ProtocolBinding{dim->name, std::move(values), origin, b.range});
   }
