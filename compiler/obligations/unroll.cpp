@@ -331,18 +331,22 @@ TermPtr Unroller::intTerm(const ir::Node& n, const ir::IntEnv& env) {
       std::vector<TermPtr> fs(static_cast<size_t>(e), b);
       return e == 0 ? smt::intConst(1) : smt::mkArith("*", fs);
     }
-    case ir::Op::Select: {
-      TermPtr c = boolTerm(*n.kids[0], env);
-      guards_.push_back(c);
-      TermPtr a = intTerm(*n.kids[1], env);
-      guards_.back() = smt::mkNot(c);
-      TermPtr b = intTerm(*n.kids[2], env);
-      guards_.pop_back();
-      return smt::mkIte(c, a, b);
-    }
+    case ir::Op::Select: return select(n, env, &Unroller::intTerm, false);
     case ir::Op::Reduce: return reduce(n, env);
     default: throw Unsupported("an integer expression the unroller does not know: " + ir::print(n));
   }
+}
+
+// if c then a else b: each branch is unrolled under the guard that selects it.
+TermPtr Unroller::select(const ir::Node& n, const ir::IntEnv& env,
+                         TermPtr (Unroller::*branch)(const ir::Node&, const ir::IntEnv&), bool asReal) {
+  TermPtr c = boolTerm(*n.kids[0], env);
+  guards_.push_back(c);
+  TermPtr a = (this->*branch)(*n.kids[1], env);
+  guards_.back() = smt::mkNot(c);
+  TermPtr b = (this->*branch)(*n.kids[2], env);
+  guards_.pop_back();
+  return asReal ? smt::mkIte(c, toReal(a), toReal(b)) : smt::mkIte(c, a, b);
 }
 
 TermPtr Unroller::boolTerm(const ir::Node& n, const ir::IntEnv& env) {
@@ -369,15 +373,7 @@ TermPtr Unroller::boolTerm(const ir::Node& n, const ir::IntEnv& env) {
       if (n.op == ir::Op::Or) return smt::mkOr({a, b});
       return smt::mkImplies(a, b);
     }
-    case ir::Op::Select: {
-      TermPtr c = boolTerm(*n.kids[0], env);
-      guards_.push_back(c);
-      TermPtr a = boolTerm(*n.kids[1], env);
-      guards_.back() = smt::mkNot(c);
-      TermPtr b = boolTerm(*n.kids[2], env);
-      guards_.pop_back();
-      return smt::mkIte(c, a, b);
-    }
+    case ir::Op::Select: return select(n, env, &Unroller::boolTerm, false);
     case ir::Op::Call:
       // Inputs are finite reals, and so is every value computed from them.
       if (n.name == "isnan" || n.name == "isinf") return smt::boolConst(false);
@@ -419,15 +415,7 @@ TermPtr Unroller::realTerm(const ir::Node& n, const ir::IntEnv& env) {
       return uf("pow_real", {term(*n.kids[0], env), term(ex, env)}, 2);
     }
     case ir::Op::Mod: throw Unsupported("a real remainder");
-    case ir::Op::Select: {
-      TermPtr c = boolTerm(*n.kids[0], env);
-      guards_.push_back(c);
-      TermPtr a = term(*n.kids[1], env);
-      guards_.back() = smt::mkNot(c);
-      TermPtr b = term(*n.kids[2], env);
-      guards_.pop_back();
-      return smt::mkIte(c, toReal(a), toReal(b));
-    }
+    case ir::Op::Select: return select(n, env, &Unroller::term, true);
     case ir::Op::Call: return call(n, env);
     case ir::Op::DTypeQuery: return dtypeQuery(n, env);
     case ir::Op::RoundTo: {

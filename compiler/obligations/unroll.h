@@ -90,6 +90,8 @@ class Unroller {
   smt::TermPtr realTerm(const ir::Node& n, const ir::IntEnv& env);
   smt::TermPtr intTerm(const ir::Node& n, const ir::IntEnv& env);
   smt::TermPtr boolTerm(const ir::Node& n, const ir::IntEnv& env);
+  smt::TermPtr select(const ir::Node& n, const ir::IntEnv& env,
+                      smt::TermPtr (Unroller::*branch)(const ir::Node&, const ir::IntEnv&), bool asReal);
   smt::TermPtr call(const ir::Node& n, const ir::IntEnv& env);
   smt::TermPtr dtypeQuery(const ir::Node& n, const ir::IntEnv& env);
   smt::TermPtr read(const ir::Node& n, const ir::IntEnv& env);
