@@ -18,7 +18,8 @@ struct IrOptions {
 
 int runIr(const GlobalOptions& opts) {
   Compilation c;
-  if (!compileInputs(c, gIr.in, opts, Stage::Sema)) return kExitInput;
+  Targets chosen;
+  if (!compileInputs(c, gIr.in, opts, Stage::Sema, chosen)) return kExitInput;
   std::cout << sema::dumpProgram(*c.program, c.fileIds, gIr.sexpr);
   return kExitOk;
 }

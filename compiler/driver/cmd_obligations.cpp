@@ -38,14 +38,15 @@ nlohmann::json location(const SourceRange& r, const SourceManager& sources) {
 
 int runObligations(const GlobalOptions& opts) {
   Compilation c;
-  if (!compileInputs(c, gObl.in, opts, Stage::Sema)) return kExitInput;
+  Targets chosen;
+  if (!compileInputs(c, gObl.in, opts, Stage::Sema, chosen)) return kExitInput;
 
   obl::BuildOptions bo;
   bo.sources = &c.sources;
   std::vector<obl::Obligation> all;
   std::vector<obl::Skipped> skipped;
   for (const auto& ct : c.program->contracts) {
-    if (!inFiles(ct->range, c.fileIds)) continue;
+    if (!inFiles(ct->range, c.fileIds) || !isChosen(chosen, ct->id)) continue;
     obl::ObligationSet set = obl::buildObligationSet(*ct, bo);
     for (auto& o : set.obligations) all.push_back(std::move(o));
     for (auto& s : set.skipped) skipped.push_back(std::move(s));

@@ -1,4 +1,4 @@
-// kcontract plan FILE... [--json] [--seed N] [-I DIR]: the measurement plan of every contract
+// kcontract plan FILE|ID... [--json] [--seed N] [-I DIR]: the measurement plan of every contract
 // declared in the files, deterministic for a given seed.
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -20,10 +20,13 @@ struct PlanOptions {
 
 int runPlan(const GlobalOptions& opts) {
   Compilation c;
-  if (!compileInputs(c, gPlan.in, opts, Stage::Sema)) return kExitInput;
+  Targets chosen;
+  if (!compileInputs(c, gPlan.in, opts, Stage::Sema, chosen)) return kExitInput;
   plan::Options po;
   po.seed = gPlan.seed;
-  std::vector<plan::Plan> plans = plan::planProgram(*c.program, c.fileIds, po);
+  std::vector<plan::Plan> plans;
+  for (plan::Plan& p : plan::planProgram(*c.program, c.fileIds, po))
+    if (isChosen(chosen, p.contract)) plans.push_back(std::move(p));
   std::cout << (gPlan.json ? plan::plansJson(plans) : plan::plansText(plans));
   return kExitOk;
 }

@@ -19,14 +19,19 @@ void printDiagnostics(const DiagnosticEngine& diags, const GlobalOptions& opts) 
 }
 
 void addInputOptions(CLI::App* sub, InputOptions& in) {
-  sub->add_option("files", in.files, "The .kcontract files")->required();
+  sub->add_option("targets", in.targets, "The .kcontract files, or contract IDs (name@version) to find under the -I folders and the shipped library")->required();
   sub->add_option("-I,--include", in.includeDirs, "Another folder to search for imported modules");
 }
 
-bool compileInputs(Compilation& c, const InputOptions& in, const GlobalOptions& opts, Stage last) {
+bool compileInputs(Compilation& c, const InputOptions& in, const GlobalOptions& opts, Stage last, Targets& chosen) {
   c.diags.setWarningsAsErrors(opts.warningsAsErrors);
   c.includeDirs = in.includeDirs;
-  compile(c, in.files, last);
+  chosen = resolveTargets(in.targets, in.includeDirs, c.diags);
+  if (c.diags.hasErrors()) {
+    printDiagnostics(c.diags, opts);
+    return false;
+  }
+  compile(c, chosen.files, last);
   printDiagnostics(c.diags, opts);
   return !c.diags.hasErrors();
 }

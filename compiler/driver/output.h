@@ -8,19 +8,22 @@
 
 #include "compiler/diag/diagnostics.h"
 #include "compiler/driver/cli.h"
+#include "compiler/driver/targets.h"
 
 namespace kc::driver {
 
 bool useColor(const GlobalOptions& opts, int fd);
 void printDiagnostics(const DiagnosticEngine& diags, const GlobalOptions& opts);
 
-// The inputs of a command that compiles contracts: files and import folders.
+// The inputs of a command that compiles contracts: files or contract IDs (targets.h), and
+// import folders (also searched for IDs).
 struct InputOptions {
-  std::vector<std::string> files;
+  std::vector<std::string> targets;
   std::vector<std::string> includeDirs;
 };
 void addInputOptions(CLI::App* sub, InputOptions& in);
-// Compiles the inputs up to `last` and prints the diagnostics; false when there were errors.
-bool compileInputs(Compilation& c, const InputOptions& in, const GlobalOptions& opts, Stage last);
+// Resolves the targets, compiles their files up to `last` and prints the diagnostics; false
+// when there were errors. `chosen` receives the resolved targets.
+bool compileInputs(Compilation& c, const InputOptions& in, const GlobalOptions& opts, Stage last, Targets& chosen);
 
 }  // namespace kc::driver

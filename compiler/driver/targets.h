@@ -1,0 +1,31 @@
+#pragma once
+// A command's targets: `.kcontract` files, or contract IDs (`acme.softmax.rows@1`, or
+// without `@N` when one version exists) looked up under the search roots: every -I folder,
+// then the shipped stdlib/ and contracts/. The lookup parses the files under those roots
+// (recursively, in path order) and reads the IDs they declare.
+#include <set>
+#include <string>
+#include <vector>
+
+#include "compiler/diag/diagnostics.h"
+
+namespace kc::driver {
+
+struct Targets {
+  std::vector<std::string> files;  // each file once, in the order first named
+  std::set<std::string> only;      // contract IDs chosen by ID; empty: every contract of the files
+};
+
+// Whether `arg` is written as a contract ID rather than a path: dotted words, an optional
+// `@N`, no slash and no `.kcontract` ending. An existing path is always a path.
+bool looksLikeContractId(const std::string& arg);
+
+// Resolves each argument. An unknown or ambiguous ID, or a class named where a contract is
+// needed, is reported to `diags` (KC0002, KC0003) and leaves the result incomplete.
+Targets resolveTargets(const std::vector<std::string>& args, const std::vector<std::string>& includeDirs,
+                       DiagnosticEngine& diags);
+
+// Whether a contract is among the chosen (every contract when none was chosen by ID).
+inline bool isChosen(const Targets& t, const std::string& id) { return t.only.empty() || t.only.count(id) > 0; }
+
+}  // namespace kc::driver
