@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build, and check the example contracts: each one
-# parses, is in canonical form, passes semantic analysis, and has a measurement plan and
-# symbolic obligations. Running the example kernels against their contracts joins this
-# script with the checker.
+# The main job: install what is missing, build, check the example contracts (each parses,
+# is in canonical form, passes semantic analysis, and has a measurement plan and symbolic
+# obligations), then run the example kernels against their contracts on the host backend
+# (examples/suite.yaml): the correct kernels PASS, the buggy ones FAIL with the signature
+# their contract names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -21,3 +22,7 @@ for f in "${examples[@]}"; do
   echo "  $(grep -c '^[^ ]' <<<"$obligations") symbolic obligations (kcontract obligations $f)"
 done
 echo "all ${#examples[@]} example contracts parse, are canonical, pass semantic analysis and have plans"
+echo
+echo "== kcontract check examples/suite.yaml (host backend) =="
+# --expect: exit 0 when every kernel gets the verdict the suite expects of it.
+"$KC" check examples/suite.yaml --expect

@@ -3,9 +3,11 @@
 
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <thread>
 
+#include "checker/oracle/contraction.h"
 #include "compiler/ir/eval.h"
 #include "stdlib/numerics/error_bounds.h"
 #include "stdlib/numerics/rounding.h"
@@ -523,8 +525,11 @@ namespace {
 
 using detail::PNode;
 
-// Computes one definition into a tensor, the outer index split over threads.
-Tensor computeDefinition(const sema::Definition& def, const detail::PrepareContext& ctx, unsigned threads) {
+// Computes one definition into a tensor, the outer index split over threads; counts the
+// contractions done by BLAS.
+Tensor computeDefinition(const sema::Definition& def, const detail::PrepareContext& ctx, const EvalOptions& opts,
+                         unsigned& contractions) {
+  const unsigned threads = opts.threads;
   std::vector<int64_t> shape;
   ir::IntEnv intEnv(ctx.dims->begin(), ctx.dims->end());
   for (const auto& e : def.extents) {
@@ -533,6 +538,13 @@ Tensor computeDefinition(const sema::Definition& def, const detail::PrepareConte
     shape.push_back(*v);
   }
   detail::Prepared p = detail::prepare(*def.value, ctx, def.indices);
+  std::deque<Tensor> products;  // contraction results the prepared tree reads
+  if (opts.blas) contractions = detail::applyContractions(p.root, shape, products, threads);
+  if (const Tensor* whole = products.empty() ? nullptr : detail::wholeTensorRead(p.root, shape)) {
+    for (auto& t : products)
+      if (&t == whole) return std::move(t);
+    return *whole;
+  }
   Tensor out(shape);
   const size_t rank = shape.size();
   if (rank == 0) {
@@ -596,8 +608,10 @@ OracleResult evalOracle(const sema::ContractInfo& ct, const Bindings& b, const E
   for (size_t k = 0; k < ctx.defs.size(); ++k) {
     ctx.visible = k;
     const auto& d = ctx.defs[k];
-    Tensor t = computeDefinition(*d.def, ctx, opts.threads);
+    unsigned contractions = 0;
+    Tensor t = computeDefinition(*d.def, ctx, opts, contractions);
     (d.tolerance ? r.tolerance : r.oracle)[d.def->name] = std::move(t);
+    if (contractions) r.contractions[d.def->name] += contractions;
   }
   return r;
 }

@@ -35,13 +35,15 @@ struct Bindings {
 };
 
 struct EvalOptions {
-  unsigned threads = 2;  // threads over the outer index of each definition
+  unsigned threads = 2;  // threads over the outer index of each definition (and OpenBLAS's)
+  bool blas = true;      // contractions by cblas_dgemm (contraction.h); false: all interpreted
 };
 
 struct OracleResult {
   std::map<std::string, int64_t> dims;  // the dims used: bound and inferred
   std::map<std::string, Tensor> oracle;
   std::map<std::string, Tensor> tolerance;
+  std::map<std::string, unsigned> contractions;  // by definition: reductions computed by BLAS (none: absent)
 };
 
 // The bound dims plus those read off the inputs' shapes (an extent written as a bare dim).

@@ -20,6 +20,8 @@ int run(int argc, char** argv) {
   addIrCommand(app, commands);
   addPlanCommand(app, commands);
   addObligationsCommand(app, commands);
+  addCheckCommand(app, commands);
+  addReplayCommand(app, commands);
 
   try {
     app.parse(argc, argv);

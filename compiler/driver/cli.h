@@ -11,6 +11,9 @@ namespace kc::driver {
 
 // Exit codes (DESIGN.md §6): 0 all good, 1 a check failed (a contract violated, a file
 // not formatted), 2 usage or input error, 3 internal error.
+// The tool's version, for --version and machine reports.
+inline constexpr const char* kToolVersion = "0.1.0";
+
 enum ExitCode { kExitOk = 0, kExitFailed = 1, kExitInput = 2, kExitInternal = 3 };
 
 struct GlobalOptions {
@@ -27,5 +30,7 @@ void addFmtCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& com
 void addIrCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addPlanCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addObligationsCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addReplayCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 
 }  // namespace kc::driver

@@ -533,7 +533,13 @@ class Planner {
     for (const auto& v : c_.protocol.repeats)
       if (v.kind == VK::Int) c.repeats = std::max(c.repeats, v.i);
     c.cells = cellsFor(c);
-    for (size_t i = 0; i < plan_.post.size(); ++i) c.post.push_back(i);
+    // Special values (NaN, Inf) make most postconditions false by arithmetic alone: such a
+    // case tests the postconditions of the contract or class that asked for the specials.
+    std::set<std::string> specialOrigins;
+    for (const auto& [name, a] : c.values)
+      if (plan_.tensor(name)->values[a].special) specialOrigins.insert(plan_.tensor(name)->values[a].origin);
+    for (size_t i = 0; i < plan_.post.size(); ++i)
+      if (specialOrigins.empty() || specialOrigins.count(plan_.post[i].origin)) c.post.push_back(i);
   }
 
   const sema::ContractInfo& c_;

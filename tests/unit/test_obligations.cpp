@@ -70,6 +70,7 @@ TEST_CASE("obligations: the kinds built for the softmax example", "[obligations]
       "acme.softmax.rows@1/index-width-32/x index-width-32 unsat",
       "acme.softmax.rows@1/index-width-32/y index-width-32 unsat",
       "acme.softmax.rows@1/defined/y/div-1 defined unsat",
+      "acme.softmax.rows@1/defined/w/div-1 defined unsat",  // the tolerance's row weight w[r]
       "acme.softmax.rows@1/blind-band-detect blind-band-detect sat",
       "acme.softmax.rows@1/blind-band-correct blind-band-correct unsat",
   };

@@ -1,0 +1,79 @@
+#pragma once
+// The one interface every execution backend implements (host, CUDA, OpenCL, exec). The
+// checker drives a backend only through it, inside a worker process (checker/run/worker.h),
+// so a kernel that crashes or hangs takes only the worker down.
+//
+// Life of a case on a backend: prepare() once per kernel in the checker process (compile,
+// cached), then in the worker: open() -> load() -> allocate() buffers -> fill()/copyIn() ->
+// launch() -> synchronize() -> fault() -> copyOut() ... -> the worker exits.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kcontract/abi.h"
+
+namespace kc::backend {
+
+// A backend that cannot build or run something: the message is the user's to read (the
+// compiler's output, the runtime's error string). Cases it concerns get the ERROR verdict.
+struct BackendError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Whether this machine can run the backend at all; when not, every case is SKIPPED with `reason`.
+struct Availability {
+  bool available = false;
+  std::string reason;   // why not (no GPU, no OpenCL platform, not built in)
+  std::string device;   // what runs the kernels, for reports: "host (x86_64, 2 threads)"
+};
+
+// The kernel under test: a source file or a prebuilt shared library, and its entry point.
+struct KernelRef {
+  std::string path;   // .c/.cpp (host), .cu (CUDA), .cl (OpenCL), .so (any)
+  std::string entry;  // kc_<kernel name> unless given
+};
+
+// What prepare() produced: the artefact load() opens (a cached .so for compiled backends).
+struct Prepared {
+  std::string artefact;
+  bool cached = false;  // found in the cache, not built now
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual std::string name() const = 0;
+  virtual Availability probe() = 0;
+
+  // In the checker process, once per kernel: compile or validate. Throws BackendError.
+  virtual Prepared prepare(const KernelRef& kernel) = 0;
+
+  // --- in the worker process ---------------------------------------------------------------
+  // Opens the artefact and finds the entry point. Throws BackendError.
+  virtual void load(const Prepared& prepared, const std::string& entry) = 0;
+  // Device memory (host memory on the host backend). Throws BackendError when it fails.
+  virtual void* allocate(size_t bytes) = 0;
+  virtual void release(void* buffer) = 0;
+  virtual void copyIn(void* device, const void* host, size_t bytes) = 0;
+  virtual void copyOut(void* host, const void* device, size_t bytes) = 0;
+  // Writes `pattern` repeated over `bytes` bytes (bytes a multiple of the pattern's size).
+  virtual void fill(void* device, const std::vector<uint8_t>& pattern, size_t bytes) = 0;
+  // Calls the entry with the kernel's stream; returns the kernel's own return code.
+  virtual int launch(kc_tensor* args, int32_t nargs) = 0;
+  // Waits for the kernel's stream only (never the whole device): work a kernel leaves on a
+  // private stream is not waited for, which is how that bug shows up.
+  virtual void synchronize() = 0;
+  // A sticky device fault after a launch ("" when none): an illegal address, a launch failure.
+  virtual std::string fault() = 0;
+};
+
+// The backend of that name: host, cuda, opencl, exec. A backend not built into this
+// kcontract is returned anyway; its probe() says it is unavailable and why.
+std::unique_ptr<Backend> makeBackend(const std::string& name);
+std::vector<std::string> backendNames();
+
+}  // namespace kc::backend

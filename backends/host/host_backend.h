@@ -1,0 +1,30 @@
+#pragma once
+// The host backend: kernels are C or C++ sources built with the system compiler (cc / c++,
+// -O2, the ABI header on the include path) into a cached shared library, or prebuilt .so
+// files; buffers are host memory; the stream argument is NULL.
+#include "backends/backend.h"
+
+namespace kc::backend {
+
+class HostBackend : public Backend {
+ public:
+  ~HostBackend() override;
+  std::string name() const override { return "host"; }
+  Availability probe() override;
+  Prepared prepare(const KernelRef& kernel) override;
+  void load(const Prepared& prepared, const std::string& entry) override;
+  void* allocate(size_t bytes) override;
+  void release(void* buffer) override;
+  void copyIn(void* device, const void* host, size_t bytes) override;
+  void copyOut(void* host, const void* device, size_t bytes) override;
+  void fill(void* device, const std::vector<uint8_t>& pattern, size_t bytes) override;
+  int launch(kc_tensor* args, int32_t nargs) override;
+  void synchronize() override {}
+  std::string fault() override { return ""; }
+
+ private:
+  void* library_ = nullptr;
+  kc_entry_fn entry_ = nullptr;
+};
+
+}  // namespace kc::backend

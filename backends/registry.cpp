@@ -1,0 +1,40 @@
+#include <memory>
+
+#include "backends/backend.h"
+#include "backends/host/host_backend.h"
+
+namespace kc::backend {
+
+namespace {
+
+// A backend this kcontract was built without: every case on it is SKIPPED with the reason.
+class AbsentBackend : public Backend {
+ public:
+  AbsentBackend(std::string name, std::string reason) : name_(std::move(name)), reason_(std::move(reason)) {}
+  std::string name() const override { return name_; }
+  Availability probe() override { return {false, reason_, ""}; }
+  Prepared prepare(const KernelRef&) override { throw BackendError(reason_); }
+  void load(const Prepared&, const std::string&) override { throw BackendError(reason_); }
+  void* allocate(size_t) override { throw BackendError(reason_); }
+  void release(void*) override {}
+  void copyIn(void*, const void*, size_t) override { throw BackendError(reason_); }
+  void copyOut(void*, const void*, size_t) override { throw BackendError(reason_); }
+  void fill(void*, const std::vector<uint8_t>&, size_t) override { throw BackendError(reason_); }
+  int launch(kc_tensor*, int32_t) override { throw BackendError(reason_); }
+  void synchronize() override {}
+  std::string fault() override { return ""; }
+
+ private:
+  std::string name_, reason_;
+};
+
+}  // namespace
+
+std::vector<std::string> backendNames() { return {"host", "cuda", "opencl", "exec"}; }
+
+std::unique_ptr<Backend> makeBackend(const std::string& name) {
+  if (name == "host") return std::make_unique<HostBackend>();
+  return std::make_unique<AbsentBackend>(name, "the " + name + " backend is not built into this kcontract yet");
+}
+
+}  // namespace kc::backend

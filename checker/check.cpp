@@ -1,0 +1,253 @@
+#include "checker/check.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "checker/report/jsonl.h"
+#include "checker/repro.h"
+#include "checker/run/case_setup.h"
+#include "checker/run/judge.h"
+#include "checker/run/worker.h"
+#include "compiler/plan/planner.h"
+
+namespace kc::check {
+
+namespace {
+
+using report::CaseResult;
+using report::Verdict;
+
+std::string humanBytes(uint64_t b) {
+  char buf[32];
+  if (b >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(b) / (1ull << 30));
+  else std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1ull << 20));
+  return buf;
+}
+
+std::string layoutKind(const std::string& text) { return text.substr(0, text.find('(')); }
+
+// The skeleton of a result: what ran, before any verdict.
+CaseResult describe(const Job& job, const plan::Plan& plan, const plan::Case& c, const RunOptions& opts) {
+  CaseResult r;
+  r.contract = job.contract->id;
+  r.contractFile = job.contractFile;
+  r.contractLine = job.contractLine;
+  r.kernel = job.kernel.path + ":" + job.kernel.entry;
+  r.backend = job.backend;
+  r.caseId = c.id;
+  r.number = c.number;
+  r.why = c.why;
+  r.dims = c.dims;
+  r.dtypes = c.dtypes;
+  for (const auto& [name, k] : c.values)
+    for (const auto& t : plan.tensors)
+      if (t.name == name && k < t.values.size()) r.values.emplace_back(name, t.values[k].text);
+  for (const auto& [name, k] : c.layouts)
+    for (const auto& t : plan.tensors)
+      if (t.name == name && k < t.layouts.size()) r.layouts.emplace_back(name, t.layouts[k].text);
+  r.baseSeed = opts.seed;
+  r.seed = c.seeds.empty() ? 0 : c.seeds.front();
+  r.repeats = static_cast<int>(std::max<int64_t>(1, c.repeats));
+  return r;
+}
+
+Repro reproFor(const Job& job, const CaseResult& r, const std::string& digest, const RunOptions& opts) {
+  Repro p;
+  p.file = job.contractFile;
+  p.contract = job.contract->id;
+  p.caseNumber = r.number;
+  p.seedIndex = r.seedIndex;
+  p.baseSeed = opts.seed;
+  p.impl = job.kernel.path;
+  p.entry = job.kernel.entry;
+  p.backend = job.backend;
+  p.inputs = digest;
+  p.timeout = opts.timeoutSeconds;
+  p.includeDirs = opts.includeDirs;
+  return p;
+}
+
+// Runs every seed of one case (or the one a replay asks for); the first seed that does not
+// pass decides, and a case passes when some seed passed and none failed.
+CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, backend::Backend& be,
+                   const backend::Prepared& prepared, const RunOptions& opts) {
+  auto start = std::chrono::steady_clock::now();
+  CaseResult r = describe(job, plan, c, opts);
+  auto finish = [&](CaseResult& res) {
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  uint64_t need = caseHostBytes(c);
+  if (need > opts.maxCaseBytes) {
+    r.verdict = Verdict::Skipped;
+    r.reason = "needs about " + humanBytes(need) + " of host memory; the limit is " + humanBytes(opts.maxCaseBytes) +
+               " (--max-memory)";
+    finish(r);
+    return r;
+  }
+  run::CaseSetup setup;
+  try {
+    setup = run::setupCase(*job.contract, plan, c);
+  } catch (const std::exception& e) {
+    r.verdict = Verdict::Error;
+    r.reason = std::string("the case cannot be built: ") + e.what();
+    finish(r);
+    return r;
+  }
+  bool anyPass = false;
+  CaseResult lastMistrusted;
+  for (size_t k = 0; k < c.seeds.size(); ++k) {
+    if (opts.onlySeedIndex && *opts.onlySeedIndex != k) continue;
+    CaseResult attempt = r;
+    attempt.seed = c.seeds[k];
+    attempt.seedIndex = k;
+    std::vector<std::vector<uint8_t>> storage;
+    std::vector<std::vector<uint8_t>> inputsOnly;
+    try {
+      for (size_t a = 0; a < setup.args.size(); ++a) {
+        storage.push_back(run::makeStorage(setup, plan, c, a, c.seeds[k]));
+        if (!setup.args[a].output) inputsOnly.push_back(storage.back());
+      }
+    } catch (const std::exception& e) {
+      attempt.verdict = Verdict::Error;
+      attempt.reason = std::string("the inputs cannot be generated: ") + e.what();
+      finish(attempt);
+      return attempt;
+    }
+    run::WorkerRequest wr;
+    wr.backend = &be;
+    wr.prepared = prepared;
+    wr.entry = job.kernel.entry;
+    wr.setup = &setup;
+    wr.storage = storage;
+    wr.repeats = attempt.repeats;
+    wr.timeoutSeconds = opts.timeoutSeconds;
+    run::LaunchRecord rec;
+    try {
+      rec = run::runInWorker(wr);
+    } catch (const std::exception& e) {
+      rec.status = run::LaunchStatus::Error;
+      rec.message = e.what();
+    }
+    run::JudgeInput in{job.contract, &plan, &c, &setup, &storage, &rec, opts.threads};
+    run::judge(in, attempt);
+    if (attempt.verdict == Verdict::Pass) {
+      anyPass = true;
+      continue;
+    }
+    attempt.repro = formatRepro(reproFor(job, attempt, inputsDigest(inputsOnly), opts));
+    if (attempt.verdict == Verdict::Mistrusted) {
+      lastMistrusted = attempt;
+      continue;
+    }
+    finish(attempt);
+    return attempt;
+  }
+  if (!anyPass && !lastMistrusted.caseId.empty()) {
+    finish(lastMistrusted);
+    return lastMistrusted;
+  }
+  r.verdict = anyPass ? Verdict::Pass : Verdict::Skipped;
+  if (!anyPass) r.reason = "no seed selected";
+  finish(r);
+  return r;
+}
+
+}  // namespace
+
+std::string caseInputsDigest(const Job& job, const plan::Plan& plan, const plan::Case& c, size_t seedIndex) {
+  run::CaseSetup setup = run::setupCase(*job.contract, plan, c);
+  std::vector<std::vector<uint8_t>> inputs;
+  for (size_t a = 0; a < setup.args.size(); ++a)
+    if (!setup.args[a].output) inputs.push_back(run::makeStorage(setup, plan, c, a, c.seeds.at(seedIndex)));
+  return inputsDigest(inputs);
+}
+
+uint64_t caseHostBytes(const plan::Case& c) {
+  uint64_t copies = 4 + static_cast<uint64_t>(std::max<int64_t>(1, c.repeats));
+  uint64_t storage = c.memoryBytes;
+  uint64_t oracle = c.maxElements * 8ull * 6ull;  // inputs, outputs, oracle and tolerance in f64
+  if (storage > UINT64_MAX / copies) return UINT64_MAX;
+  uint64_t total = storage * copies;
+  return total > UINT64_MAX - oracle ? UINT64_MAX : total + oracle;
+}
+
+std::vector<const plan::Case*> selectCases(const plan::Plan& plan, const Supports& s, const RunOptions& opts) {
+  std::vector<const plan::Case*> out;
+  size_t position = 0;
+  for (const plan::Case& c : plan.cases) {
+    if (opts.onlyCase && c.number != opts.onlyCase) continue;
+    bool claimed = true;
+    for (const auto& [dim, v] : c.dims) {
+      auto it = s.dims.find(dim);
+      if (it != s.dims.end() && (v < it->second.first || v > it->second.second)) claimed = false;
+    }
+    for (const auto& [var, dt] : c.dtypes) {
+      auto it = s.dtypes.find(var);
+      if (it == s.dtypes.end()) it = s.dtypes.find("*");
+      if (it != s.dtypes.end() && std::find(it->second.begin(), it->second.end(), dt) == it->second.end()) claimed = false;
+      if (!opts.dtype.empty() && dt != opts.dtype) claimed = false;
+    }
+    if (!s.layouts.empty())
+      for (const auto& [name, k] : c.layouts)
+        for (const auto& t : plan.tensors)
+          if (t.name == name && k < t.layouts.size() &&
+              std::find(s.layouts.begin(), s.layouts.end(), layoutKind(t.layouts[k].text)) == s.layouts.end())
+            claimed = false;
+    if (!claimed) continue;
+    if (position++ % opts.shardCount != opts.shardIndex) continue;
+    out.push_back(&c);
+  }
+  return out;
+}
+
+JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const Progress& progress) {
+  JobStats stats;
+  plan::Options po;
+  po.seed = opts.seed;
+  plan::Plan plan = plan::makePlan(*job.contract, po);
+  stats.planned = plan.cases.size();
+  std::vector<const plan::Case*> cases = selectCases(plan, job.supports, opts);
+  stats.selected = cases.size();
+
+  std::unique_ptr<backend::Backend> be = backend::makeBackend(job.backend);
+  backend::Availability avail = be->probe();
+  backend::Prepared prepared;
+  std::string buildError;
+  if (avail.available) {
+    try {
+      prepared = be->prepare(job.kernel);
+    } catch (const backend::BackendError& e) {
+      buildError = e.what();
+    }
+  }
+  size_t done = 0;
+  for (const plan::Case* c : cases) {
+    CaseResult skeleton = describe(job, plan, *c, opts);
+    if (opts.finished.count(report::resumeKey(skeleton))) {
+      ++stats.resumed;
+      ++done;
+      continue;
+    }
+    if (progress) progress(done, cases.size(), c->id);
+    CaseResult r;
+    if (!avail.available) {
+      r = skeleton;
+      r.verdict = Verdict::Skipped;
+      r.reason = avail.reason;
+    } else if (!buildError.empty()) {
+      r = skeleton;
+      r.verdict = Verdict::Error;
+      r.reason = "the kernel could not be built or loaded: " + buildError.substr(0, buildError.find('\n'));
+      r.kernelOutput = buildError;
+    } else {
+      r = runCase(job, plan, *c, *be, prepared, opts);
+    }
+    if (r.verdict != Verdict::Pass && r.repro.empty())
+      r.repro = formatRepro(reproFor(job, r, "-", opts));  // inputs not generated: nothing to compare
+    ++done;
+    sink(r);
+  }
+  return stats;
+}
+
+}  // namespace kc::check

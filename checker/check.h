@@ -1,0 +1,72 @@
+#pragma once
+// Running the cases of one job — a kernel held to one contract on one backend — and
+// giving each its verdict. The stages, in order, for every job:
+//   plan      the contract's measurement plan for the base seed (compiler/plan)
+//   select    the cases the kernel is held to: its claimed support, --dtype, the shard
+//   probe     the backend on this machine; absent: every case SKIPPED with the reason
+//   prepare   build the kernel once (cached); a build error: every case ERROR
+//   run       per case and seed: inputs (run/case_setup), a worker process (run/worker),
+//             the verdict (run/judge); the first seed that does not pass decides
+//   emit      each result as soon as it exists (the sink streams it)
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+#include "checker/report/result.h"
+#include "checker/suite.h"
+#include "compiler/plan/plan.h"
+#include "compiler/sema/model.h"
+
+namespace kc::check {
+
+struct Job {
+  std::string label;  // for reports
+  const sema::ContractInfo* contract = nullptr;
+  std::string contractFile;
+  int contractLine = 0;
+  backend::KernelRef kernel;
+  std::string backend = "host";
+  Supports supports;
+  std::optional<std::string> expect;  // the suite's `expect`: pass or fail
+};
+
+struct RunOptions {
+  uint64_t seed = 0;                   // --seed: the base seed of every plan
+  std::string dtype;                   // --dtype: narrows every dtype variable to this dtype
+  double timeoutSeconds = 10;          // per case and seed: a worker running longer is killed
+  uint64_t maxCaseBytes = 4ull << 30;  // host memory a case may use; above: SKIPPED
+  unsigned threads = 2;                // oracle threads
+  size_t shardIndex = 0, shardCount = 1;
+  std::set<std::string> finished;      // resume keys (report::resumeKey) of cases already reported
+  std::vector<std::string> includeDirs;
+  size_t onlyCase = 0;                 // replay: just this case number
+  std::optional<size_t> onlySeedIndex; // replay: just this seed
+};
+
+struct JobStats {
+  size_t planned = 0;      // cases in the plan
+  size_t selected = 0;     // held to the kernel's claims and the shard
+  size_t resumed = 0;      // already reported (--resume)
+};
+
+using Sink = std::function<void(const report::CaseResult&)>;
+// Called before each case runs (for a progress bar): done so far, total.
+using Progress = std::function<void(size_t, size_t, const std::string&)>;
+
+JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const Progress& progress = {});
+
+// The cases of `plan` a kernel claiming `supports` is held to, in plan order.
+std::vector<const plan::Case*> selectCases(const plan::Plan& plan, const Supports& supports, const RunOptions& opts);
+
+// The digest of the inputs seed `seedIndex` of case `c` generates (repro.h's `inputs=`).
+std::string caseInputsDigest(const Job& job, const plan::Plan& plan, const plan::Case& c, size_t seedIndex);
+
+// What a case needs of host memory, roughly: its storage times the copies the checker keeps,
+// plus the oracle's f64 tensors.
+uint64_t caseHostBytes(const plan::Case& c);
+
+}  // namespace kc::check

@@ -1,0 +1,37 @@
+#pragma once
+// Reproducers: every non-PASS result carries one line that `kcontract replay` accepts and
+// that rebuilds the case's inputs byte for byte from the seed (the digest of the inputs is
+// in the line and checked on replay). Form:
+//   kcontract replay 'file=F contract=ID case=N seed-index=K base-seed=S impl=PATH:ENTRY
+//                     backend=B inputs=fnv1a64:HEX [timeout=T] [include=DIR]...'
+// Values are percent-encoded where they hold a space, a quote or a percent sign.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kc::check {
+
+struct Repro {
+  std::string file;      // the .kcontract that declares the contract
+  std::string contract;  // its ID
+  size_t caseNumber = 0;
+  size_t seedIndex = 0;
+  uint64_t baseSeed = 0;
+  std::string impl;   // the implementation path
+  std::string entry;  // its entry point
+  std::string backend;
+  std::string inputs;  // fnv1a64:HEX of every input's bytes, in ABI order
+  double timeout = 0;  // 0: the default
+  std::vector<std::string> includeDirs;
+};
+
+std::string formatRepro(const Repro& r);
+// Accepts the line as formatRepro writes it (with or without the leading `kcontract replay`
+// and the quotes), or a JSON Lines result that holds one in its "repro" field.
+std::optional<Repro> parseRepro(const std::string& text, std::string& error);
+
+// The digest the `inputs=` field holds: FNV-1a 64 over each input's storage bytes.
+std::string inputsDigest(const std::vector<std::vector<uint8_t>>& inputs);
+
+}  // namespace kc::check

@@ -1,0 +1,306 @@
+#include "checker/run/case_setup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <cstring>
+#include <stdexcept>
+
+#include "compiler/ir/eval.h"
+#include "stdlib/numerics/float_bits.h"
+#include "stdlib/values/exact_inputs.h"
+#include "stdlib/values/fill.h"
+
+namespace kc::run {
+
+namespace {
+
+using numerics::DType;
+using VK = sema::ProtocolValue::Kind;
+
+double number(const sema::ProtocolValue& v) {
+  double x = v.kind == VK::Int ? static_cast<double>(v.i) : v.d;
+  return v.percent ? x / 100.0 : x;
+}
+
+// Positional argument k of a call, or `fallback`.
+double arg(const sema::ProtocolValue& v, size_t k, double fallback) {
+  size_t pos = 0;
+  for (const auto& [name, values] : v.args) {
+    if (!name.empty() || values.empty()) continue;
+    if (pos++ == k) return number(values[0]);
+  }
+  return fallback;
+}
+
+// The longest dim of the case: the reduction length an exact fill must stay exact over.
+uint64_t longestDim(const CaseSetup& s) {
+  int64_t k = 1;
+  for (const auto& [name, v] : s.dims) k = std::max(k, v);
+  return static_cast<uint64_t>(k);
+}
+
+values::FillSpec fillSpec(const sema::ProtocolValue& v, const ArgSpec& a, const CaseSetup& s) {
+  uint64_t cols = a.shape.empty() ? 1 : static_cast<uint64_t>(a.shape.back());
+  const std::string& n = v.name;
+  if (v.kind == VK::Int || v.kind == VK::Real) return {values::Normal{number(v), 0.0}, 0.0};  // exactly the constant
+  if (n == "normal") return {values::Normal{arg(v, 0, 0.0), arg(v, 1, 1.0)}, 0.0};
+  if (n == "uniform") return {values::Uniform{arg(v, 0, 0.0), arg(v, 1, 1.0)}, 0.0};
+  if (n == "integers") return {values::IntUniform{static_cast<int64_t>(arg(v, 0, 0)), static_cast<int64_t>(arg(v, 1, 1))}, 0.0};
+  if (n == "small_ints") return {values::IntUniform{static_cast<int64_t>(arg(v, 0, -8)), static_cast<int64_t>(arg(v, 1, 8))}, 0.0};
+  if (n == "index_mod") return {values::IndexMod{values::indexPrime(a.dtype), 0.0}, 0.0};
+  if (n == "exact") {
+    DType acc = numerics::isFloat(a.dtype) ? DType::F32 : DType::I32;
+    int64_t m = numerics::isFloat(a.dtype) || numerics::isInteger(a.dtype)
+                    ? values::exactIntMagnitude(longestDim(s), a.dtype, acc)
+                    : 1;
+    return {values::ExactInt{std::max<int64_t>(1, m), 0.25}, 0.0};
+  }
+  if (n == "const_rows") return {values::ConstantRows{cols, 0.0, 1.0}, 0.0};
+  if (n == "large_mean_rows") return {values::largeMeanRows(cols), 0.0};
+  if (n == "small_variance_rows") return {values::smallVarianceRows(cols), 0.0};
+  throw std::runtime_error("no generator for the distribution '" + v.str() + "'");
+}
+
+// special(nan: 1%, inf: 0.5%): per kind, the value and its rate.
+std::vector<std::pair<double, double>> specialRates(const sema::ProtocolValue& v, DType t) {
+  std::vector<std::pair<double, double>> out;
+  for (const auto& [kind, values] : v.args) {
+    if (values.empty()) continue;
+    double rate = number(values[0]);
+    double value = kind == "nan"        ? std::numeric_limits<double>::quiet_NaN()
+                   : kind == "inf"      ? std::numeric_limits<double>::infinity()
+                   : kind == "neg_inf"  ? -std::numeric_limits<double>::infinity()
+                   : kind == "zero"     ? 0.0
+                   : kind == "neg_zero" ? -0.0
+                   : kind == "subnormal" ? (numerics::isFloat(t) ? numerics::minSubnormal(t) : 0.0)
+                                          : (numerics::isFloat(t) ? numerics::maxFinite(t) : 0.0);
+    out.emplace_back(numerics::roundTo(t, value), rate);
+  }
+  return out;
+}
+
+void storeElement(const ArgSpec& a, uint8_t* storage, int64_t i, double v) {
+  size_t eb = a.elementBytes();
+  uint8_t* p = storage + static_cast<size_t>(i) * eb;
+  if (numerics::isFloat(a.dtype)) {
+    uint64_t bits = numerics::encode(a.dtype, v);
+    std::memcpy(p, &bits, eb);  // little endian: the low bytes hold the pattern
+  } else {
+    int64_t x = static_cast<int64_t>(numerics::roundTo(a.dtype, v));
+    std::memcpy(p, &x, eb);
+  }
+}
+
+double loadElement(const ArgSpec& a, const uint8_t* storage, int64_t i) {
+  size_t eb = a.elementBytes();
+  const uint8_t* p = storage + static_cast<size_t>(i) * eb;
+  uint64_t bits = 0;
+  std::memcpy(&bits, p, eb);
+  if (numerics::isFloat(a.dtype)) return numerics::decode(a.dtype == DType::TF32 ? DType::F32 : a.dtype, bits);
+  if (a.dtype == DType::Bool || !numerics::isSigned(a.dtype)) return static_cast<double>(bits);
+  int shift = 64 - 8 * static_cast<int>(eb);
+  return static_cast<double>(static_cast<int64_t>(bits << shift) >> shift);
+}
+
+void computeStrides(ArgSpec& a, const plan::Layout& l) {
+  size_t r = a.shape.size();
+  a.strides.assign(r, 1);
+  a.offset = 0;
+  if (r == 0) {
+    a.storage = 1;
+    return;
+  }
+  std::vector<size_t> order(r);  // dims from innermost to outermost in memory
+  for (size_t k = 0; k < r; ++k) order[k] = r - 1 - k;
+  int64_t inner = 1;  // the innermost stride
+  int64_t pad = 0;    // extra elements after each innermost row
+  if (l.kind == "transposed" && r >= 2) std::swap(order[0], order[1]);
+  if (l.kind == "padded") pad = l.n;
+  if (l.kind == "step") inner = std::max<int64_t>(1, l.n);
+  if (l.kind == "offset") a.offset = l.n;
+  int64_t stride = inner;
+  for (size_t k = 0; k < r; ++k) {
+    size_t d = order[k];
+    a.strides[d] = stride;
+    int64_t extent = a.shape[d] * stride;
+    if (k == 0) extent = a.shape[d] * inner + pad;
+    stride = extent;
+  }
+  int64_t last = 0;
+  for (size_t d = 0; d < r; ++d) last += (a.shape[d] - 1) * a.strides[d];
+  a.storage = a.offset + last + 1 + (a.numel() == 0 ? -1 : 0);
+}
+
+}  // namespace
+
+int64_t ArgSpec::numel() const {
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  return n;
+}
+
+int64_t ArgSpec::storageIndex(const std::vector<int64_t>& idx) const {
+  int64_t i = offset;
+  for (size_t d = 0; d < idx.size(); ++d) i += idx[d] * strides[d];
+  return i;
+}
+
+std::vector<uint8_t> poisonPattern(DType t) {
+  uint64_t bits = 0;
+  switch (t) {
+    case DType::F32:
+    case DType::TF32: bits = 0x7FA5A5A5u; break;  // signalling NaN, payload 0x25A5A5
+    case DType::F64: bits = 0x7FF5A5A5A5A5A5A5ull; break;
+    case DType::F16: bits = 0x7DA5u; break;
+    case DType::BF16: bits = 0x7FA5u; break;
+    case DType::F8E4M3: bits = 0x7Fu; break;  // its only NaN
+    case DType::F8E5M2: bits = 0x7Du; break;
+    default: bits = 0xA5A5A5A5A5A5A5A5ull; break;
+  }
+  std::vector<uint8_t> p(static_cast<size_t>(numerics::sizeBytes(t)));
+  std::memcpy(p.data(), &bits, p.size());
+  return p;
+}
+
+std::vector<uint8_t> canaryPattern() { return {0xC3, 0x3C, 0x5A, 0xA5}; }
+
+CaseSetup setupCase(const sema::ContractInfo& ct, const plan::Plan& plan, const plan::Case& c) {
+  if (!ct.kernel) throw std::runtime_error("contract " + ct.id + " has no kernel");
+  CaseSetup s;
+  ir::IntEnv env;
+  for (const auto& [name, v] : c.dims) {
+    s.dims[name] = v;
+    env[name] = v;
+  }
+  for (const auto& [var, dt] : c.dtypes) {
+    auto t = numerics::parseDType(dt);
+    if (!t) throw std::runtime_error("unknown dtype '" + dt + "' in case " + c.id);
+    s.dtypes[var] = *t;
+  }
+  for (const sema::TensorInfo& t : ct.kernel->tensors) {
+    ArgSpec a;
+    a.name = t.name;
+    a.output = t.output;
+    a.scalar = t.shape.empty();
+    std::string dt = t.dtypeIsVar ? "" : t.dtype;
+    if (t.dtypeIsVar) {
+      auto it = s.dtypes.find(t.dtype);
+      if (it == s.dtypes.end()) throw std::runtime_error("case " + c.id + " binds no dtype to " + t.dtype);
+      a.dtype = it->second;
+    } else {
+      auto parsed = numerics::parseDType(dt);
+      if (!parsed) throw std::runtime_error("unknown dtype '" + dt + "'");
+      a.dtype = *parsed;
+    }
+    if (a.dtype == DType::TF32) a.dtype = DType::F32;
+    for (const auto& e : t.shape) {
+      auto v = ir::evalInt(*e, env);
+      if (!v) throw std::runtime_error("the shape of " + t.name + " does not evaluate in case " + c.id);
+      a.shape.push_back(*v);
+    }
+    plan::Layout layout{"contiguous", "contiguous", 0};
+    const plan::TensorPlan* tp = nullptr;
+    for (const auto& p : plan.tensors)
+      if (p.name == t.name) tp = &p;
+    for (const auto& [name, k] : c.layouts)
+      if (name == t.name && tp && k < tp->layouts.size()) layout = tp->layouts[k];
+    for (const auto& [name, k] : c.values)
+      if (name == t.name && tp && k < tp->values.size()) a.values = tp->values[k].text;
+    a.layout = layout.text;
+    computeStrides(a, layout);
+    s.args.push_back(std::move(a));
+  }
+  return s;
+}
+
+std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, const plan::Case& c, size_t index,
+                                 uint64_t seed) {
+  const ArgSpec& a = s.args.at(index);
+  std::vector<uint8_t> poison = poisonPattern(a.dtype);
+  std::vector<uint8_t> out(a.storageBytes());
+  for (size_t i = 0; i + poison.size() <= out.size(); i += poison.size()) std::memcpy(&out[i], poison.data(), poison.size());
+  if (a.output) return out;
+
+  const plan::Distribution* dist = nullptr;
+  for (const auto& tp : plan.tensors)
+    if (tp.name == a.name)
+      for (const auto& [name, k] : c.values)
+        if (name == a.name && k < tp.values.size()) dist = &tp.values[k];
+  if (!dist) throw std::runtime_error("case " + c.id + " gives no distribution for input " + a.name);
+
+  const sema::ProtocolValue& base = dist->special && dist->base ? *dist->base : dist->value;
+  values::FillSpec spec = fillSpec(base, a, s);
+  values::validate(spec, a.dtype);
+  int64_t n = a.numel();
+  std::vector<double> cells(static_cast<size_t>(n));
+  values::fill(spec, a.dtype, seed, index, cells, 2);
+  if (dist->special) {
+    // Which cells turn special: a uniform draw per cell from the tensor's own stream
+    // (tensor id offset by 2^32, so it is unrelated to the values).
+    std::vector<double> u(static_cast<size_t>(n));
+    values::fill({values::Uniform{0.0, 1.0}, 0.0}, DType::F64, seed, index + (1ull << 32), u, 2);
+    auto rates = specialRates(dist->value, a.dtype);
+    std::vector<bool> taken(static_cast<size_t>(n), false);
+    for (int64_t i = 0; i < n; ++i) {
+      double acc = 0;
+      for (const auto& [value, rate] : rates) {
+        acc += rate;
+        if (u[static_cast<size_t>(i)] < acc) {
+          cells[static_cast<size_t>(i)] = value;
+          taken[static_cast<size_t>(i)] = true;
+          break;
+        }
+      }
+    }
+    // A small tensor at a low rate may draw no special value at all, and then the case
+    // tests nothing: every kind asked for lands at least once, on the free cell with the
+    // smallest draw.
+    for (const auto& [value, rate] : rates) {
+      if (rate <= 0) continue;
+      bool present = false;
+      for (int64_t i = 0; i < n && !present; ++i)
+        present = taken[static_cast<size_t>(i)] &&
+                  (std::isnan(value) ? std::isnan(cells[static_cast<size_t>(i)])
+                                     : cells[static_cast<size_t>(i)] == value &&
+                                           std::signbit(cells[static_cast<size_t>(i)]) == std::signbit(value));
+      if (present) continue;
+      int64_t best = -1;
+      for (int64_t i = 0; i < n; ++i)
+        if (!taken[static_cast<size_t>(i)] && (best < 0 || u[static_cast<size_t>(i)] < u[static_cast<size_t>(best)])) best = i;
+      if (best < 0) continue;
+      cells[static_cast<size_t>(best)] = value;
+      taken[static_cast<size_t>(best)] = true;
+    }
+  }
+  // Row-major logical order to storage.
+  std::vector<int64_t> idx(a.shape.size(), 0);
+  for (int64_t flat = 0; flat < n; ++flat) {
+    storeElement(a, out.data(), a.storageIndex(idx), cells[static_cast<size_t>(flat)]);
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < a.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+oracle::Tensor decodeView(const ArgSpec& a, const uint8_t* storage) {
+  oracle::Tensor t(a.shape);
+  std::vector<int64_t> idx(a.shape.size(), 0);
+  for (int64_t flat = 0; flat < t.numel(); ++flat) {
+    t.data[static_cast<size_t>(flat)] = loadElement(a, storage, a.storageIndex(idx));
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < a.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return t;
+}
+
+bool isPoison(const ArgSpec& a, const uint8_t* storage, int64_t i) {
+  std::vector<uint8_t> p = poisonPattern(a.dtype);
+  return std::memcmp(storage + static_cast<size_t>(i) * p.size(), p.data(), p.size()) == 0;
+}
+
+}  // namespace kc::run

@@ -1,0 +1,67 @@
+#pragma once
+// From a plan case to concrete tensors: each kernel argument's dtype, shape, strides and
+// storage (the layout the case asks for), and the bytes of every input for one seed. Every
+// input byte is a pure function of (seed, tensor, flat storage index), so a replay rebuilds
+// the same bytes from the seed alone.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checker/oracle/tensor.h"
+#include "compiler/plan/plan.h"
+#include "compiler/sema/model.h"
+#include "stdlib/numerics/dtype.h"
+
+namespace kc::run {
+
+// Bytes of guard before and after every buffer (checker/run/worker.h), a multiple of 256 so
+// the data pointer keeps the alignment a device allocation has.
+inline constexpr size_t kCanaryBytes = 256;
+
+struct ArgSpec {
+  std::string name;
+  bool output = false;
+  bool scalar = false;
+  numerics::DType dtype = numerics::DType::F32;  // storage type (TF32 is stored as f32)
+  std::vector<int64_t> shape, strides;           // strides in elements
+  int64_t offset = 0;   // elements before the view's first element
+  int64_t storage = 0;  // elements of storage, offset and gaps included
+  std::string layout;   // as the plan writes it: contiguous, padded(7)
+  std::string values;   // inputs: the distribution, as the plan writes it
+
+  size_t elementBytes() const { return static_cast<size_t>(numerics::sizeBytes(dtype)); }
+  size_t storageBytes() const { return static_cast<size_t>(storage) * elementBytes(); }
+  size_t imageBytes() const { return storageBytes() + 2 * kCanaryBytes; }  // canary, storage, canary
+  int64_t numel() const;
+  // Storage index of a logical cell.
+  int64_t storageIndex(const std::vector<int64_t>& idx) const;
+};
+
+struct CaseSetup {
+  std::vector<ArgSpec> args;  // ABI order
+  std::map<std::string, int64_t> dims;
+  std::map<std::string, numerics::DType> dtypes;  // dtype variables
+};
+
+// Throws std::runtime_error when the case cannot be built (a shape that does not evaluate).
+CaseSetup setupCase(const sema::ContractInfo& contract, const plan::Plan& plan, const plan::Case& c);
+
+// The poison pattern of a dtype (one element): a NaN with a payload no arithmetic produces
+// for floats, 0xA5 bytes for integers. A cell still holding it was never written.
+std::vector<uint8_t> poisonPattern(numerics::DType t);
+std::vector<uint8_t> canaryPattern();  // 0xC3 0x3C ...
+
+// The storage bytes of input `arg` for `seed`: the view's cells drawn from its distribution,
+// rounded to the dtype; gaps (padding, offset) poisoned so a kernel that ignores the strides
+// reads NaN. Outputs get poison everywhere.
+std::vector<uint8_t> makeStorage(const CaseSetup& setup, const plan::Plan& plan, const plan::Case& c, size_t arg,
+                                 uint64_t seed);
+
+// The view of a storage as an f64 oracle tensor (exact: every dtype value is a double).
+oracle::Tensor decodeView(const ArgSpec& arg, const uint8_t* storage);
+
+// Whether the element at storage index `i` still holds the poison pattern.
+bool isPoison(const ArgSpec& arg, const uint8_t* storage, int64_t i);
+
+}  // namespace kc::run

@@ -1,0 +1,278 @@
+#include "checker/run/judge.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "checker/oracle/evaluator.h"
+#include "checker/run/signatures.h"
+#include "compiler/ir/ir.h"
+#include "stdlib/numerics/float_bits.h"
+
+namespace kc::run {
+
+namespace {
+
+using report::Verdict;
+constexpr size_t kMaxWrongCells = 100000;  // wrong cells listed per postcondition
+constexpr size_t kWorstShown = 10;
+
+const uint8_t* storageOf(const std::vector<uint8_t>& image) { return image.data() + kCanaryBytes; }
+
+// Storage elements of an argument that belong to its view.
+std::vector<bool> viewMask(const ArgSpec& a) {
+  std::vector<bool> mask(static_cast<size_t>(a.storage), false);
+  std::vector<int64_t> idx(a.shape.size(), 0);
+  for (int64_t flat = 0; flat < a.numel(); ++flat) {
+    mask[static_cast<size_t>(a.storageIndex(idx))] = true;
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < a.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return mask;
+}
+
+double ulpsBetween(numerics::DType t, double got, double expected) {
+  if (std::isnan(got) && std::isnan(expected)) return 0;
+  if (std::isnan(got) || std::isnan(expected)) return INFINITY;
+  if (!numerics::isFloat(t)) return std::fabs(got - expected);
+  uint64_t d = numerics::ulpDistance(t, got, expected);
+  return d == numerics::kUlpDistanceNaN ? INFINITY : static_cast<double>(d);
+}
+
+double absError(double got, double expected) {
+  if (std::isnan(got) && std::isnan(expected)) return 0;
+  if (std::isnan(got) || std::isnan(expected)) return INFINITY;
+  if (got == expected) return 0;  // equal infinities
+  return std::fabs(got - expected);
+}
+
+// The tolerance definition that goes with an output: the first of the same shape.
+const oracle::Tensor* toleranceFor(const oracle::OracleResult& r, const oracle::Tensor& y) {
+  for (const auto& [name, t] : r.tolerance)
+    if (t.shape == y.shape) return &t;
+  return nullptr;
+}
+
+std::string launchLabel(int k) { return "launch " + std::to_string(k + 1); }
+
+}  // namespace
+
+void judge(const JudgeInput& in, report::CaseResult& out) {
+  const sema::ContractInfo& ct = *in.contract;
+  const CaseSetup& s = *in.setup;
+  const LaunchRecord& L = *in.launch;
+  out.kernelOutput = L.output;
+
+  // 1. The worker's fate.
+  switch (L.status) {
+    case LaunchStatus::Crash:
+      out.verdict = Verdict::Crash;
+      out.reason = "the kernel crashed: " + L.message;
+      return;
+    case LaunchStatus::Timeout:
+      out.verdict = Verdict::Timeout;
+      out.reason = L.message;
+      return;
+    case LaunchStatus::Error:
+      out.verdict = Verdict::Error;
+      out.reason = L.message;
+      return;
+    case LaunchStatus::Nonzero:
+      out.verdict = Verdict::Error;
+      out.reason = L.message + " on " + launchLabel(L.launches - 1) + " (nonzero means the kernel reported an error)";
+      return;
+    case LaunchStatus::Ok: break;
+  }
+
+  // 2. The harness's checks: canaries, writes outside the view, inputs, repeats.
+  std::vector<std::string> builtIn;
+  for (size_t a = 0; a < s.args.size(); ++a) {
+    const ArgSpec& spec = s.args[a];
+    for (size_t k = 0; k < L.images[a].size(); ++k)
+      if (!canariesIntact(L.images[a][k])) {
+        out.violated.push_back("canary: " + spec.name + " written past the ends of its buffer (" + launchLabel(static_cast<int>(k)) + ")");
+        builtIn.push_back("out-of-bounds-write");
+        break;
+      }
+    if (spec.output && spec.storage > spec.numel()) {
+      std::vector<bool> mask = viewMask(spec);
+      const uint8_t* st = storageOf(L.images[a][0]);
+      int64_t outside = 0;
+      for (int64_t i = 0; i < spec.storage; ++i)
+        if (!mask[static_cast<size_t>(i)] && !isPoison(spec, st, i)) ++outside;
+      if (outside > 0) {
+        out.violated.push_back("view: " + std::to_string(outside) + " element(s) of " + spec.name +
+                               " written outside its view (layout " + spec.layout + ")");
+        builtIn.push_back("out-of-view-write");
+      }
+    }
+    if (!spec.output && !L.images[a].empty() &&
+        std::memcmp(storageOf(L.images[a][0]), (*in.storage)[a].data(), spec.storageBytes()) != 0) {
+      out.violated.push_back("input integrity: the kernel changed its input " + spec.name);
+      builtIn.push_back("input-modified");
+    }
+  }
+  bool differs = false;
+  for (size_t a = 0; a < s.args.size(); ++a) {
+    if (!s.args[a].output) continue;
+    for (size_t k = 1; k < L.images[a].size(); ++k)
+      if (std::memcmp(storageOf(L.images[a][k]), storageOf(L.images[a][0]), s.args[a].storageBytes()) != 0) {
+        out.violated.push_back("determinism: " + s.args[a].name + " differs between launch 1 and " + launchLabel(static_cast<int>(k)));
+        differs = true;
+        break;
+      }
+  }
+
+  // 3. The oracle over the pristine inputs; the outputs of launch 1.
+  oracle::Bindings b;
+  b.dims = s.dims;
+  b.dtypes = s.dtypes;
+  for (size_t a = 0; a < s.args.size(); ++a) {
+    const ArgSpec& spec = s.args[a];
+    if (spec.output)
+      b.outputs[spec.name] = decodeView(spec, storageOf(L.images[a][0]));
+    else
+      b.inputs[spec.name] = decodeView(spec, (*in.storage)[a].data());
+  }
+  oracle::OracleResult r;
+  try {
+    r = oracle::evalOracle(ct, b, {in.threads});
+    for (const auto& pre : ct.pre)
+      if (!oracle::evalCondition(*pre.expr, ct, b, r)) {
+        out.verdict = Verdict::Mistrusted;
+        out.reason = "the generated inputs break the precondition '" + ir::print(*pre.expr) +
+                     "', so the case says nothing about the kernel";
+        return;
+      }
+  } catch (const std::exception& e) {
+    out.verdict = Verdict::Error;
+    out.reason = std::string("the oracle could not be evaluated: ") + e.what();
+    return;
+  }
+
+  // 4. Every postcondition of the case; the wrong cells of each output.
+  std::map<std::string, std::set<oracle::Cell>> wrong;  // output -> its wrong cells
+  const std::vector<sema::TensorInfo>& tensors = ct.kernel->tensors;
+  for (size_t p : in.kase->post) {
+    const sema::Condition& post = ct.post.at(in.plan->post.at(p).index);
+    std::vector<oracle::Cell> failing;
+    bool holds = oracle::evalCondition(*post.expr, ct, b, r, &failing, kMaxWrongCells);
+    if (holds) continue;
+    out.violated.push_back(ir::print(*post.expr) + (post.origin.fromClass ? "  [from " + post.origin.id + "]" : ""));
+    // A failing tuple is a cell of every output of that rank (forall r, h: over y[r, h]).
+    for (const auto& t : tensors)
+      if (t.output)
+        for (const auto& c : failing)
+          if (c.size() == t.rank()) wrong[t.name].insert(c);
+  }
+
+  // 5. Error statistics and the worst cells over every output.
+  std::vector<report::WorstCell> cells;
+  bool precision = false;
+  for (size_t a = 0; a < s.args.size(); ++a) {
+    const ArgSpec& spec = s.args[a];
+    if (!spec.output) continue;
+    auto oit = r.oracle.find(spec.name);
+    if (oit == r.oracle.end()) continue;
+    const oracle::Tensor& y = b.outputs[spec.name];
+    const oracle::Tensor& ystar = oit->second;
+    const oracle::Tensor* tol = toleranceFor(r, ystar);
+    out.compared += y.numel();
+    for (int64_t i = 0; i < y.numel(); ++i) {
+      double e = absError(y.data[static_cast<size_t>(i)], ystar.data[static_cast<size_t>(i)]);
+      out.maxAbsError = std::max(out.maxAbsError, e);
+      out.maxUlps = std::max(out.maxUlps, ulpsBetween(spec.dtype, y.data[static_cast<size_t>(i)], ystar.data[static_cast<size_t>(i)]));
+    }
+    const uint8_t* st = storageOf(L.images[a][0]);
+    for (const oracle::Cell& c : wrong[spec.name]) {
+      report::WorstCell w;
+      w.tensor = spec.name;
+      w.index = c;
+      w.got = y.at(c);
+      w.expected = ystar.at(c);
+      w.absError = absError(w.got, w.expected);
+      w.ulps = ulpsBetween(spec.dtype, w.got, w.expected);
+      if (tol) w.tolerance = tol->at(c);
+      w.unwritten = isPoison(spec, st, spec.storageIndex(c));
+      if (std::isfinite(w.absError) && !(w.absError <= w.tolerance)) precision = true;
+      cells.push_back(std::move(w));
+    }
+  }
+  out.mismatched = static_cast<int64_t>(cells.size());
+  bool allUnwritten = !cells.empty() && std::all_of(cells.begin(), cells.end(), [](const auto& w) { return w.unwritten; });
+  auto badness = [](const report::WorstCell& w) -> double {
+    if (!std::isfinite(w.absError)) return INFINITY;
+    return std::isnan(w.tolerance) || w.tolerance <= 0 ? w.absError : w.absError / w.tolerance;
+  };
+  std::stable_sort(cells.begin(), cells.end(), [&](const auto& x, const auto& y) { return badness(x) > badness(y); });
+  if (cells.size() > kWorstShown) cells.resize(kWorstShown);
+  out.worst = std::move(cells);
+
+  // 6. The verdict. When the oracle's own values break a postcondition of the case, no
+  // output could pass it: the case is unfit (NaN everywhere, a tolerance of zero where the
+  // oracle is not representable), not the kernel.
+  auto postsHold = [&](const oracle::Bindings& with) {
+    for (size_t p : in.kase->post)
+      if (!oracle::evalCondition(*ct.post.at(in.plan->post.at(p).index).expr, ct, with, r)) return false;
+    return !in.kase->post.empty();
+  };
+  if (!out.violated.empty() && builtIn.empty() && !differs) {
+    oracle::Bindings ideal = b;
+    for (auto& [name, t] : ideal.outputs) {
+      auto it = r.oracle.find(name);
+      if (it != r.oracle.end()) t = it->second;
+    }
+    if (!postsHold(ideal)) {
+      out.verdict = Verdict::Mistrusted;
+      out.reason = "the oracle's own values break a postcondition of this case, so no output could pass it (" +
+                   out.violated.front() + ")";
+      out.signatures.clear();
+      return;
+    }
+  }
+  if (!out.violated.empty()) {
+    out.verdict = Verdict::Fail;
+    FailureFacts facts;
+    for (auto& [name, set] : wrong) facts.wrongCells.emplace_back(name, std::vector<oracle::Cell>(set.begin(), set.end()));
+    facts.differsRunToRun = differs;
+    facts.precisionFailure = precision;
+    facts.maxAbsError = out.maxAbsError;
+    facts.allUnwritten = allUnwritten;
+    out.signatures = matchSignatures(ct, b, r, facts);
+    if (allUnwritten) builtIn.push_back("unwritten-cells");
+    for (const auto& name : builtIn)
+      if (std::find(out.signatures.begin(), out.signatures.end(), name) == out.signatures.end())
+        out.signatures.insert(out.signatures.begin(), name);
+    if (differs && std::find(out.signatures.begin(), out.signatures.end(), "nondeterministic") == out.signatures.end() &&
+        out.signatures.empty())
+      out.signatures.push_back("nondeterministic");
+    size_t n = out.violated.size();
+    out.reason = std::to_string(n) + (n == 1 ? " check" : " checks") + " violated";
+    return;
+  }
+  // MISTRUSTED: nothing could have been caught. The postconditions of the case accept two
+  // outputs that are both wrong and differ from each other everywhere — all zeros, and the
+  // oracle moved by max(1, |y*|) per cell — so they cannot tell right from wrong. (Outputs
+  // are poisoned with NaN, so an output that is merely zero is not suspect on its own.)
+  oracle::Bindings zeros = b, shifted = b;
+  for (auto& [name, t] : zeros.outputs) std::fill(t.data.begin(), t.data.end(), 0.0);
+  for (auto& [name, t] : shifted.outputs) {
+    auto it = r.oracle.find(name);
+    if (it == r.oracle.end()) continue;
+    for (size_t i = 0; i < t.data.size(); ++i) {
+      double v = it->second.data[i];
+      t.data[i] = v + std::max(1.0, std::fabs(v));
+    }
+  }
+  if (postsHold(zeros) && postsHold(shifted)) {
+    out.verdict = Verdict::Mistrusted;
+    out.reason = "the postconditions of this case accept an output of zeros and an output far from the oracle alike: it proves nothing";
+    return;
+  }
+  out.verdict = Verdict::Pass;
+}
+
+}  // namespace kc::run

@@ -1,0 +1,33 @@
+#pragma once
+// Gives one run of a case its verdict (DESIGN.md §6): the worker's fate first (CRASH,
+// TIMEOUT, ERROR), then the harness's own checks (canaries, writes outside the view, inputs
+// changed, repeats that differ), then the contract: the precondition on the generated
+// inputs, the f64 oracle and tolerance, every postcondition of the case, the worst cells,
+// MISTRUSTED when the case could not have caught anything, and the signatures that name a
+// failure (signatures.h).
+#include <cstdint>
+#include <vector>
+
+#include "checker/report/result.h"
+#include "checker/run/case_setup.h"
+#include "checker/run/worker.h"
+#include "compiler/plan/plan.h"
+#include "compiler/sema/model.h"
+
+namespace kc::run {
+
+struct JudgeInput {
+  const sema::ContractInfo* contract = nullptr;
+  const plan::Plan* plan = nullptr;
+  const plan::Case* kase = nullptr;
+  const CaseSetup* setup = nullptr;
+  const std::vector<std::vector<uint8_t>>* storage = nullptr;  // pristine storage per argument
+  const LaunchRecord* launch = nullptr;
+  unsigned threads = 2;
+};
+
+// Fills verdict, reason, violated, signatures, worst, mismatched, compared, maxAbsError,
+// maxUlps and kernelOutput of `out`.
+void judge(const JudgeInput& in, report::CaseResult& out);
+
+}  // namespace kc::run

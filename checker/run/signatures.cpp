@@ -1,0 +1,107 @@
+#include "checker/run/signatures.h"
+
+#include <algorithm>
+
+namespace kc::run {
+
+namespace {
+
+using Kind = ast::SignatureClauseKind;
+
+// P at every wrong cell of the clause's output (and there is at least one).
+bool wrongCellsHold(const sema::SignatureClause& cl, const sema::ContractInfo& ct, const oracle::Bindings& b,
+                    const oracle::OracleResult& r, const FailureFacts& f) {
+  const std::vector<oracle::Cell>* cells = nullptr;
+  for (const auto& [name, list] : f.wrongCells)
+    if (name == cl.dim) cells = &list;
+  if (!cells || cells->empty()) return false;
+  size_t rank = cells->front().size();
+  std::vector<std::string> vars;
+  for (size_t k = 0; k < rank; ++k) vars.push_back("cell_" + std::to_string(k));
+  oracle::detail::PrepareContext ctx;
+  ctx.ct = &ct;
+  ctx.dims = &r.dims;
+  ctx.bindings = &b;
+  ctx.computed = &r;
+  ctx.defs = oracle::detail::allDefinitions(ct);
+  oracle::detail::Prepared p = oracle::detail::prepare(*cl.expr, ctx, vars);
+  std::vector<int64_t> env(static_cast<size_t>(p.slots) + 1, 0);
+  for (const oracle::Cell& c : *cells) {
+    std::copy(c.begin(), c.end(), env.begin());
+    // A cached reduction is keyed by the slots it reads: clear the caches between cells.
+    std::fill(env.begin() + static_cast<long>(rank), env.end(), 0);
+    if (!oracle::detail::evalBool(p.root, env.data())) return false;
+  }
+  return true;
+}
+
+bool compare(double a, const std::string& op, double b) {
+  if (op == "<") return a < b;
+  if (op == "<=") return a <= b;
+  if (op == ">") return a > b;
+  if (op == ">=") return a >= b;
+  if (op == "==") return a == b;
+  return a != b;
+}
+
+}  // namespace
+
+std::vector<std::string> matchSignatures(const sema::ContractInfo& ct, const oracle::Bindings& b,
+                                         const oracle::OracleResult& r, const FailureFacts& f) {
+  // A signature whose clauses all hold matches. Its specificity is the number of clauses
+  // that say something about the case itself (a condition on the inputs, run-to-run
+  // differences); when some match is specific, the generic ones (only `wrong cells`) are
+  // dropped: a K-tail failure is also "some cell over its tolerance", but that names nothing.
+  std::vector<std::pair<std::string, int>> matched;
+  for (const sema::SignatureInfo& sig : ct.signatures) {
+    bool holds = !sig.clauses.empty();
+    int specific = 0;
+    // Several `wrong cells` clauses (one per output): the signature needs one that holds.
+    bool hasCells = false, cellsHold = false;
+    for (const sema::SignatureClause& cl : sig.clauses) {
+      if (!holds) break;
+      switch (cl.kind) {
+        case Kind::WrongCells:
+          hasCells = true;
+          cellsHold = cellsHold || wrongCellsHold(cl, ct, b, r, f);
+          break;
+        case Kind::FailsWhen:
+        case Kind::FailsOnlyWhen:
+          holds = !f.allUnwritten && oracle::evalCondition(*cl.expr, ct, b, r);
+          ++specific;
+          break;
+        case Kind::DiffersRunToRun:
+          holds = f.differsRunToRun;
+          ++specific;
+          break;
+        case Kind::ErrorGrows:
+          holds = f.precisionFailure;
+          break;
+        case Kind::ErrorBound: {
+          std::vector<oracle::Cell> none;
+          oracle::detail::PrepareContext ctx;
+          ctx.ct = &ct;
+          ctx.dims = &r.dims;
+          ctx.bindings = &b;
+          ctx.computed = &r;
+          ctx.defs = oracle::detail::allDefinitions(ct);
+          oracle::detail::Prepared p = oracle::detail::prepare(*cl.expr, ctx, {});
+          std::vector<int64_t> env(static_cast<size_t>(p.slots) + 1, 0);
+          holds = compare(f.maxAbsError, cl.compareOp, oracle::detail::evalReal(p.root, env.data()));
+          ++specific;
+          break;
+        }
+      }
+    }
+    if (hasCells && !cellsHold) holds = false;
+    if (holds) matched.emplace_back(sig.name, specific);
+  }
+  int best = 0;
+  for (const auto& m : matched) best = std::max(best, m.second);
+  std::vector<std::string> names;
+  for (const auto& [name, specific] : matched)
+    if ((best == 0 || specific > 0) && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  return names;
+}
+
+}  // namespace kc::run

@@ -1,0 +1,34 @@
+#pragma once
+// Matching a failed case against the contract's violation signatures (docs/language.md,
+// "Signatures"). A signature names the failure when every one of its clauses holds:
+//   wrong cells of y: P     P holds at every wrong cell of y (and y has one)
+//   fails when C / fails only when C
+//                           C holds on this case's inputs and oracle
+//   differs run to run      two launches of the case gave different bits
+//   error grows with D      the failure is a precision failure (finite errors over the
+//                           tolerance); the growth itself is judged across cases in the summary
+//   error OP E              the largest absolute error compares with E as written
+#include <string>
+#include <vector>
+
+#include "checker/oracle/evaluator.h"
+#include "compiler/sema/model.h"
+
+namespace kc::run {
+
+struct FailureFacts {
+  // Per output name: the logical indices of its wrong cells (those breaking a postcondition).
+  std::vector<std::pair<std::string, std::vector<oracle::Cell>>> wrongCells;
+  bool differsRunToRun = false;
+  bool precisionFailure = false;  // some wrong cell has finite error above its tolerance
+  double maxAbsError = 0;
+  // Every wrong cell still holds the poison: the kernel never wrote them. A signature that
+  // explains wrong values by a property of the inputs (`fails when`) then does not match.
+  bool allUnwritten = false;
+};
+
+// The names of the contract's signatures the failure matches, in declaration order.
+std::vector<std::string> matchSignatures(const sema::ContractInfo& ct, const oracle::Bindings& b,
+                                         const oracle::OracleResult& r, const FailureFacts& facts);
+
+}  // namespace kc::run

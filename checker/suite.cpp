@@ -1,0 +1,146 @@
+#include "checker/suite.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <set>
+
+namespace kc::check {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class Reader {
+ public:
+  explicit Reader(std::string path) : path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& message) const {
+    YAML::Mark m = at.Mark();
+    if (m.is_null()) throw SuiteError(path_ + ": " + message);
+    throw SuiteError(path_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " + message);
+  }
+
+  std::string scalar(const YAML::Node& n, const std::string& what) const {
+    if (!n.IsScalar()) fail(n, what + " must be a single value");
+    return n.as<std::string>();
+  }
+
+  std::vector<std::string> list(const YAML::Node& n, const std::string& what) const {
+    if (n.IsScalar()) return {n.as<std::string>()};
+    if (!n.IsSequence()) fail(n, what + " must be a list");
+    std::vector<std::string> out;
+    for (const auto& e : n) out.push_back(scalar(e, what + " entry"));
+    return out;
+  }
+
+  void onlyKeys(const YAML::Node& map, const std::set<std::string>& keys, const std::string& where) const {
+    for (const auto& kv : map) {
+      std::string k = kv.first.as<std::string>();
+      if (!keys.count(k)) {
+        std::string known;
+        for (const auto& s : keys) known += (known.empty() ? "" : ", ") + s;
+        fail(kv.first, "unknown key '" + k + "' in " + where + " (known: " + known + ")");
+      }
+    }
+  }
+
+  std::pair<int64_t, int64_t> range(const YAML::Node& n, const std::string& dim) const {
+    std::string s = scalar(n, "the range of " + dim);
+    size_t dots = s.find("..");
+    try {
+      if (dots == std::string::npos) {
+        int64_t v = std::stoll(s);
+        return {v, v};
+      }
+      int64_t lo = std::stoll(s.substr(0, dots)), hi = std::stoll(s.substr(dots + 2));
+      if (lo < 1 || hi < lo) fail(n, "the range of " + dim + " must be LO..HI with 1 <= LO <= HI; got '" + s + "'");
+      return {lo, hi};
+    } catch (const std::logic_error&) {
+      fail(n, "the range of " + dim + " must be N or LO..HI; got '" + s + "'");
+    }
+  }
+
+  Supports supports(const YAML::Node& n) const {
+    Supports s;
+    if (!n.IsMap()) fail(n, "'supports' must be a map of dtypes, dims and layouts");
+    onlyKeys(n, {"dtypes", "dims", "layouts"}, "'supports'");
+    if (n["dtypes"]) {
+      const YAML::Node& d = n["dtypes"];
+      if (d.IsMap())
+        for (const auto& kv : d) s.dtypes[kv.first.as<std::string>()] = list(kv.second, "a dtype list");
+      else
+        s.dtypes["*"] = list(d, "'dtypes'");  // every dtype variable
+    }
+    if (n["dims"]) {
+      if (!n["dims"].IsMap()) fail(n["dims"], "'dims' must map dimension names to N or LO..HI");
+      for (const auto& kv : n["dims"]) s.dims[kv.first.as<std::string>()] = range(kv.second, kv.first.as<std::string>());
+    }
+    if (n["layouts"]) s.layouts = list(n["layouts"], "'layouts'");
+    return s;
+  }
+
+  std::string relative(const std::string& p) const {
+    if (p.empty() || fs::path(p).is_absolute()) return p;
+    fs::path base = fs::path(path_).parent_path();
+    return (base / p).lexically_normal().string();
+  }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+bool isSuitePath(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  return ext == ".yaml" || ext == ".yml";
+}
+
+Suite loadSuite(const std::string& path) {
+  Reader rd(path);
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw SuiteError(path + ": cannot read the suite file");
+  } catch (const YAML::ParserException& e) {
+    throw SuiteError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) + ": " + e.msg);
+  }
+  if (!root.IsMap()) rd.fail(root, "a suite is a map with 'kcontract-suite: 1' and 'kernels'");
+  rd.onlyKeys(root, {"kcontract-suite", "backend", "include", "kernels"}, "the suite");
+  if (!root["kcontract-suite"] || rd.scalar(root["kcontract-suite"], "'kcontract-suite'") != "1")
+    rd.fail(root, "a suite starts with 'kcontract-suite: 1'");
+  Suite s;
+  s.path = path;
+  if (root["backend"]) s.backend = rd.scalar(root["backend"], "'backend'");
+  if (root["include"])
+    for (const auto& d : rd.list(root["include"], "'include'")) s.includeDirs.push_back(rd.relative(d));
+  const YAML::Node& ks = root["kernels"];
+  if (!ks || !ks.IsSequence() || ks.size() == 0) rd.fail(ks ? ks : root, "'kernels' must be a non-empty list");
+  for (const auto& k : ks) {
+    if (!k.IsMap()) rd.fail(k, "each kernel is a map with at least 'impl' and 'contract'");
+    rd.onlyKeys(k, {"name", "impl", "entry", "contract", "backend", "expect", "supports"}, "a kernel");
+    SuiteKernel sk;
+    sk.line = k.Mark().line + 1;
+    if (!k["impl"]) rd.fail(k, "a kernel needs 'impl' (the source or .so to check)");
+    if (!k["contract"]) rd.fail(k, "a kernel needs 'contract' (a .kcontract file or a contract ID)");
+    sk.impl = rd.relative(rd.scalar(k["impl"], "'impl'"));
+    std::string contract = rd.scalar(k["contract"], "'contract'");
+    sk.contract = contract.ends_with(".kcontract") ? rd.relative(contract) : contract;
+    if (k["name"]) sk.name = rd.scalar(k["name"], "'name'");
+    if (k["entry"]) sk.entry = rd.scalar(k["entry"], "'entry'");
+    sk.backend = k["backend"] ? rd.scalar(k["backend"], "'backend'") : s.backend;
+    if (k["expect"]) {
+      std::string e = rd.scalar(k["expect"], "'expect'");
+      if (e != "pass" && e != "fail") rd.fail(k["expect"], "'expect' is pass or fail; got '" + e + "'");
+      sk.expect = e;
+    }
+    if (k["supports"]) sk.supports = rd.supports(k["supports"]);
+    if (sk.name.empty()) sk.name = sk.impl;
+    s.kernels.push_back(std::move(sk));
+  }
+  return s;
+}
+
+}  // namespace kc::check

@@ -1,0 +1,47 @@
+#pragma once
+// Suite files (YAML, docs/checking.md): the kernels to check, the contract each is held to,
+// the backend, and what each kernel claims to support — dtypes, dimension ranges, layouts —
+// which narrows the cases it is held to. Malformed files get a located error.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kc::check {
+
+// A suite that cannot be read: message is "FILE:LINE:COL: ..." (or "FILE: ...").
+struct SuiteError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// What a kernel claims to support; an empty field claims nothing (the contract's scope holds).
+struct Supports {
+  std::map<std::string, std::vector<std::string>> dtypes;            // dtype variable -> dtypes
+  std::map<std::string, std::pair<int64_t, int64_t>> dims;           // dim -> [lo, hi]
+  std::vector<std::string> layouts;                                  // layout kinds: contiguous, padded, ...
+};
+
+struct SuiteKernel {
+  std::string name;      // a label for reports; defaults to the implementation path
+  std::string impl;      // PATH (relative paths are relative to the suite's folder)
+  std::string entry;     // empty: kc_<kernel name of the contract>
+  std::string contract;  // a .kcontract path (relative to the suite) or a contract ID
+  std::string backend;   // empty: the suite's backend, else host
+  std::optional<std::string> expect;  // "pass" or "fail" (calibration); informational for check
+  Supports supports;
+  int line = 0;
+};
+
+struct Suite {
+  std::string path;
+  std::string backend = "host";
+  std::vector<std::string> includeDirs;  // relative to the suite's folder
+  std::vector<SuiteKernel> kernels;
+};
+
+bool isSuitePath(const std::string& path);  // .yaml or .yml
+Suite loadSuite(const std::string& path);   // throws SuiteError
+
+}  // namespace kc::check

@@ -1,0 +1,203 @@
+// kcontract check FILE|ID|SUITE.yaml [--impl PATH[:ENTRY]] [--backend B] [--dtype T] [--seed N]
+//                 [--format text|jsonl|junit|sarif] [--out FILE] [--resume FILE] [--shard I/N]
+// Runs kernels against their contracts (checker/check.h) and reports a verdict per case.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "checker/check.h"
+#include "checker/report/jsonl.h"
+#include "checker/report/junit.h"
+#include "checker/report/sarif.h"
+#include "checker/report/text.h"
+#include "checker/suite.h"
+#include "compiler/driver/check_jobs.h"
+#include "compiler/driver/cli.h"
+#include "compiler/driver/output.h"
+
+namespace kc::driver {
+
+namespace {
+
+struct CheckCliOptions {
+  JobOptions jobs;
+  std::string format = "text";
+  std::string out;
+  std::string resume;
+  std::string shard;
+  std::string maxMemory;
+  bool expect = false;
+  check::RunOptions run;
+} gCheck;
+
+// "4G", "512M", "1000000": bytes.
+bool parseBytes(const std::string& s, uint64_t& out) {
+  if (s.empty()) return false;
+  size_t end = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &end);
+  } catch (...) {
+    return false;
+  }
+  std::string unit = s.substr(end);
+  double scale = unit.empty() || unit == "B" ? 1 : unit == "K" || unit == "KiB" ? 1024.0
+               : unit == "M" || unit == "MiB" ? 1048576.0 : unit == "G" || unit == "GiB" ? 1073741824.0 : -1;
+  if (scale < 0 || v <= 0) return false;
+  out = static_cast<uint64_t>(v * scale);
+  return true;
+}
+
+bool parseShard(const std::string& s, size_t& index, size_t& count) {
+  size_t slash = s.find('/');
+  if (slash == std::string::npos) return false;
+  try {
+    index = std::stoul(s.substr(0, slash));
+    count = std::stoul(s.substr(slash + 1));
+  } catch (...) {
+    return false;
+  }
+  return count > 0 && index < count;
+}
+
+int usage(const std::string& message) {
+  std::cerr << "kcontract check: " << message << "\n";
+  return kExitInput;
+}
+
+int runCheck(const GlobalOptions& opts) {
+  CheckCliOptions& o = gCheck;
+  if (o.format != "text" && o.format != "jsonl" && o.format != "junit" && o.format != "sarif")
+    return usage("--format is text, jsonl, junit or sarif; not '" + o.format + "'");
+  if (!o.shard.empty() && !parseShard(o.shard, o.run.shardIndex, o.run.shardCount))
+    return usage("--shard is I/N with 0 <= I < N; not '" + o.shard + "'");
+  if (!o.maxMemory.empty() && !parseBytes(o.maxMemory, o.run.maxCaseBytes))
+    return usage("--max-memory is a size such as 512M or 4G; not '" + o.maxMemory + "'");
+  if (o.run.timeoutSeconds <= 0) return usage("--timeout must be positive");
+
+  // Resume: the results already written count, and new ones are appended to the same file.
+  std::vector<report::CaseResult> results;
+  if (!o.resume.empty()) {
+    if (!o.out.empty() && o.out != o.resume) return usage("--resume FILE writes to FILE; give no other --out");
+    o.out = o.resume;
+    if (o.format == "text") o.format = "jsonl";
+    if (o.format != "jsonl") return usage("--resume works with --format jsonl");
+    std::ifstream in(o.resume);
+    std::string line;
+    size_t lineNo = 0;
+    while (std::getline(in, line)) {
+      ++lineNo;
+      if (line.empty()) continue;
+      std::string error;
+      auto r = report::parseCaseJson(line, error);
+      if (!r) {  // a line cut short by a kill: that case runs again
+        std::cerr << o.resume << ":" << lineNo << ": ignoring an unreadable result line (" << error << ")\n";
+        continue;
+      }
+      o.run.finished.insert(report::resumeKey(*r));
+      results.push_back(*r);
+    }
+  }
+
+  Compilation c;
+  std::vector<check::Job> jobs;
+  int rc = buildJobs(c, o.jobs, opts, jobs);
+  if (rc != kExitOk) return rc;
+  o.run.includeDirs = o.jobs.includeDirs;
+
+  // Where each format goes. Machine formats with --out leave stdout to the text lines.
+  bool textToStdout = o.format == "text" || !o.out.empty();
+  std::ofstream jsonlFile;
+  std::ostream* jsonl = nullptr;
+  if (o.format == "jsonl") {
+    if (o.out.empty()) {
+      jsonl = &std::cout;
+    } else {
+      jsonlFile.open(o.out, std::ios::app);
+      if (!jsonlFile) return usage("cannot write '" + o.out + "'");
+      jsonl = &jsonlFile;
+    }
+  }
+  bool color = useColor(opts, STDOUT_FILENO);
+  // Per job: did it get what the suite expects? (FAIL, CRASH, TIMEOUT or ERROR count as fail.)
+  std::vector<std::string> expectations;
+  size_t expectedJobs = 0, asExpected = 0;
+  for (const check::Job& job : jobs) {
+    size_t first = results.size();
+    std::unique_ptr<report::ProgressBar> bar;
+    auto progress = [&](size_t done, size_t total, const std::string& current) {
+      if (!bar) bar = std::make_unique<report::ProgressBar>(total, total >= 20 && report::ProgressBar::isTerminal(stderr));
+      bar->update(done, current);
+    };
+    auto sink = [&](const report::CaseResult& r) {
+      if (bar) bar->clear();
+      if (jsonl) *jsonl << report::caseJson(r) << "\n" << std::flush;  // one whole line per case, at once
+      if (textToStdout) std::cout << report::caseLine(r, color) << "\n" << std::flush;
+      results.push_back(r);
+    };
+    check::JobStats st = check::runJob(job, o.run, sink, progress);
+    if (bar) bar->clear();
+    if (st.selected < st.planned && textToStdout)
+      std::cout << "note: " << job.label << ": " << st.selected << " of " << st.planned
+                << " planned cases are within what the kernel claims (and this shard); the rest were not run\n";
+    if (job.expect) {
+      ++expectedJobs;
+      bool failed = false, passed = false;
+      for (size_t i = first; i < results.size(); ++i) {
+        failed = failed || report::isViolation(results[i].verdict);
+        passed = passed || results[i].verdict == report::Verdict::Pass;
+      }
+      std::string got = failed ? "fail" : passed ? "pass" : "nothing";
+      bool ok = got == *job.expect;
+      asExpected += ok ? 1 : 0;
+      expectations.push_back(std::string(ok ? "  as expected: " : "  NOT as expected: ") + job.label + " (expected " +
+                             *job.expect + ", got " + got + ")");
+    }
+  }
+
+  if (textToStdout) std::cout << "\n" << report::summaryTable(results, color);
+  if (expectedJobs > 0 && textToStdout) {
+    std::cout << "\nexpectations: " << asExpected << " of " << expectedJobs << " kernels got the verdict the suite expects\n";
+    for (const auto& line : expectations) std::cout << line << "\n";
+  }
+  if (o.format == "junit" || o.format == "sarif") {
+    std::string doc = o.format == "junit" ? report::junitXml(results) : report::sarifJson(results, kToolVersion);
+    if (o.out.empty()) {
+      std::cout << doc;
+    } else {
+      std::string tmp = o.out + ".tmp";
+      std::ofstream f(tmp);
+      f << doc;
+      f.close();
+      if (!f || std::rename(tmp.c_str(), o.out.c_str()) != 0) return usage("cannot write '" + o.out + "'");
+    }
+  }
+  if (o.expect) return expectedJobs > 0 && asExpected == expectedJobs ? kExitOk : kExitFailed;
+  for (const auto& r : results)
+    if (report::isViolation(r.verdict)) return kExitFailed;
+  return kExitOk;
+}
+
+}  // namespace
+
+void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands) {
+  CLI::App* sub = app.add_subcommand("check", "Run kernels against their contracts and give every case a verdict");
+  addJobOptions(sub, gCheck.jobs);
+  sub->add_option("--dtype", gCheck.run.dtype, "Run only the cases whose dtype variables are this dtype");
+  sub->add_option("--seed", gCheck.run.seed, "The base seed of every plan (default 0)");
+  sub->add_option("--format", gCheck.format, "text (default), jsonl, junit or sarif");
+  sub->add_option("--out", gCheck.out, "Write the --format report to this file (the text report still goes to stdout)");
+  sub->add_option("--resume", gCheck.resume, "Skip the cases already in this JSON Lines file and append the rest to it");
+  sub->add_option("--shard", gCheck.shard, "Run every N-th case starting at I (I/N), to split a suite over machines");
+  sub->add_option("--timeout", gCheck.run.timeoutSeconds, "Seconds one run of a case may take before it is killed (default 10)");
+  sub->add_option("--max-memory", gCheck.maxMemory, "Host memory a case may use, e.g. 512M or 4G (default 4G); larger cases are SKIPPED");
+  sub->add_option("--threads", gCheck.run.threads, "Threads of the f64 oracle (default 2)");
+  sub->add_flag("--expect", gCheck.expect,
+                "Exit 0 when every suite kernel gets the verdict its `expect` names (a calibration run), 1 otherwise");
+  commands.emplace_back(sub, &runCheck);
+}
+
+}  // namespace kc::driver
