@@ -2,6 +2,7 @@
 // precision for selected cells; reads of definitions recurse (memoised) in MPFR.
 #include "checker/oracle/mpfr_evaluator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -103,6 +104,8 @@ class Interp {
 
   void real(const PNode& n, int64_t* env, mpfr_t out) {
     if (n.type == Type::Int) {
+      // An integer if-then-else decides its (maybe real) condition here, not in f64.
+      if (n.op == Op::Select) return real(n.kids[boolean(n.kids[0], env) ? 1 : 2], env, out);
       mpfr_set_si(out, detail::evalInt(n, env), RN);
       return;
     }
@@ -313,11 +316,9 @@ std::vector<double> evalCellsMpfr(const sema::ContractInfo& ct, const Bindings& 
   return out;
 }
 
-std::vector<CellComparison> compareCells(const sema::ContractInfo& ct, const Bindings& b, const OracleResult& f64,
-                                         const std::string& def, const std::vector<Cell>& cells,
-                                         const MpfrOptions& opts) {
-  Interp in(ct, b, f64, opts.precision);
-  int d = in.defNumber(def);
+namespace {
+
+double f64Value(const OracleResult& f64, const std::string& def, const Cell& c) {
   auto oit = f64.oracle.find(def);
   const Tensor* t = oit != f64.oracle.end() ? &oit->second : nullptr;
   if (!t) {
@@ -325,21 +326,35 @@ std::vector<CellComparison> compareCells(const sema::ContractInfo& ct, const Bin
     if (tit == f64.tolerance.end()) throw EvalError("no f64 values of '" + def + "'");
     t = &tit->second;
   }
+  try {
+    return t->at(c);
+  } catch (const std::out_of_range& e) {
+    throw EvalError("'" + def + "': " + e.what());
+  }
+}
+
+std::string text40(const mpfr_t v) {
+  char buf[128];
+  mpfr_snprintf(buf, sizeof buf, "%.40Rg", v);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<CellComparison> compareCells(const sema::ContractInfo& ct, const Bindings& b, const OracleResult& f64,
+                                         const std::string& def, const std::vector<Cell>& cells,
+                                         const MpfrOptions& opts) {
+  Interp in(ct, b, f64, opts.precision);
+  int d = in.defNumber(def);
   std::vector<CellComparison> out;
   Mp v(opts.precision), diff(opts.precision);
   for (const auto& c : cells) {
     CellComparison r;
     r.cell = c;
-    try {
-      r.f64 = t->at(c);
-    } catch (const std::out_of_range& e) {
-      throw EvalError("'" + def + "': " + e.what());
-    }
+    r.f64 = f64Value(f64, def, c);
     in.cell(d, c, v.v);
     r.exact = mpfr_get_d(v.v, RN);
-    char buf[128];
-    mpfr_snprintf(buf, sizeof buf, "%.40Rg", v.v);
-    r.text = buf;
+    r.text = text40(v.v);
     if (std::isnan(r.f64) && mpfr_nan_p(v.v)) {
       r.absDiff = r.relDiff = 0;
     } else if (std::isinf(r.f64) && mpfr_inf_p(v.v) && (r.f64 > 0) == (mpfr_sgn(v.v) > 0)) {
@@ -356,6 +371,54 @@ std::vector<CellComparison> compareCells(const sema::ContractInfo& ct, const Bin
         mpfr_abs(diff.v, diff.v, RN);
         r.relDiff = mpfr_get_d(diff.v, MPFR_RNDU);
       }
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<CellBound> boundCells(const sema::ContractInfo& ct, const Bindings& b, const OracleResult& f64,
+                                  const std::string& def, const std::vector<Cell>& cells, const MpfrOptions& opts,
+                                  const EnclosureOptions& enclosure) {
+  std::vector<Enclosure> enc = encloseCells(ct, b, f64, def, cells, enclosure);
+  Interp in(ct, b, f64, opts.precision);
+  int d = in.defNumber(def);
+  std::vector<CellBound> out;
+  Mp v(opts.precision), t(53);
+  // a - b rounded up (a, b doubles); NaN for inf - inf.
+  auto diffUp = [&](double a, double b) {
+    mpfr_set_d(t.v, a, RN);
+    mpfr_sub_d(t.v, t.v, b, MPFR_RNDU);
+    return mpfr_get_d(t.v, MPFR_RNDU);
+  };
+  for (size_t k = 0; k < cells.size(); ++k) {
+    CellBound r;
+    r.cell = cells[k];
+    r.enclosure = enc[k];
+    const Enclosure& e = r.enclosure;
+    r.f64 = f64Value(f64, def, r.cell);
+    in.cell(d, r.cell, v.v);
+    r.exact = mpfr_get_d(v.v, RN);
+    r.text = text40(v.v);
+    r.f64Inside = e.contains(r.f64);
+    r.exactInside = mpfr_nan_p(v.v) ? e.nan : e.real && mpfr_cmp_d(v.v, e.lo) >= 0 && mpfr_cmp_d(v.v, e.hi) <= 0;
+    r.withinBound = r.f64Inside && r.exactInside;
+    if (std::isnan(r.f64)) {
+      r.bound = !e.real && e.nan ? 0 : INFINITY;
+    } else if (e.nan || !e.real) {
+      r.bound = INFINITY;
+    } else if (e.lo == e.hi && e.lo == r.f64) {
+      r.bound = 0;  // also an infinite point: the exact value is that infinity
+    } else {
+      r.bound = std::max(diffUp(r.f64, e.lo), diffUp(e.hi, r.f64));
+      if (std::isnan(r.bound)) r.bound = INFINITY;
+    }
+    if (r.bound == 0) {
+      r.relBound = 0;
+    } else {
+      mpfr_set_d(t.v, r.bound, RN);
+      mpfr_div_d(t.v, t.v, std::fabs(r.f64), MPFR_RNDU);
+      r.relBound = std::isnan(r.f64) ? INFINITY : mpfr_get_d(t.v, MPFR_RNDU);
     }
     out.push_back(std::move(r));
   }
