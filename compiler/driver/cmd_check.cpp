@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "checker/check.h"
+#include "checker/growth.h"
 #include "checker/report/jsonl.h"
 #include "checker/report/junit.h"
 #include "checker/report/sarif.h"
@@ -143,6 +144,12 @@ int runCheck(const GlobalOptions& opts) {
     if (st.selected < st.planned && textToStdout)
       std::cout << "note: " << job.label << ": " << st.selected << " of " << st.planned
                 << " planned cases are within what the kernel claims (and this shard); the rest were not run\n";
+    if (textToStdout) {
+      std::vector<report::CaseResult> mine(results.begin() + static_cast<long>(first), results.end());
+      for (const auto& g : check::judgeGrowth(*job.contract, mine))
+        std::cout << "note: " << job.label << ": signature " << g.signature << " (error grows with " << g.dim << "): "
+                  << (g.confirmed ? "confirmed across cases" : "not shown across cases") << " (" << g.evidence << ")\n";
+    }
     if (job.expect) {
       ++expectedJobs;
       bool failed = false, passed = false;
