@@ -69,6 +69,10 @@ class Backend {
   virtual void synchronize() = 0;
   // A sticky device fault after a launch ("" when none): an illegal address, a launch failure.
   virtual std::string fault() = 0;
+  // After the last launch: a resource the kernel kept across launches, as one line ("" when
+  // none; the CUDA backend reports device memory that is never freed). The case FAILs with
+  // the built-in signature device-memory-leak.
+  virtual std::string resourceReport() { return ""; }
 };
 
 // The backend of that name: host, cuda, opencl, exec. A backend not built into this

@@ -2,6 +2,9 @@
 
 #include "backends/backend.h"
 #include "backends/host/host_backend.h"
+#ifdef KC_HAVE_CUDA
+#include "backends/cuda/cuda_backend.h"
+#endif
 
 namespace kc::backend {
 
@@ -34,6 +37,13 @@ std::vector<std::string> backendNames() { return {"host", "cuda", "opencl", "exe
 
 std::unique_ptr<Backend> makeBackend(const std::string& name) {
   if (name == "host") return std::make_unique<HostBackend>();
+#ifdef KC_HAVE_CUDA
+  if (name == "cuda") return std::make_unique<CudaBackend>();
+#else
+  if (name == "cuda")
+    return std::make_unique<AbsentBackend>(name, "the cuda backend is not built into this kcontract (CMake found no CUDA "
+                                                 "toolkit when it was built)");
+#endif
   return std::make_unique<AbsentBackend>(name, "the " + name + " backend is not built into this kcontract yet");
 }
 

@@ -115,6 +115,10 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
       builtIn.push_back("input-modified");
     }
   }
+  if (!L.resource.empty()) {  // e.g. device memory allocated by every launch and never freed
+    out.violated.push_back(L.resource);
+    builtIn.push_back("device-memory-leak");
+  }
   bool differs = false;
   for (size_t a = 0; a < s.args.size(); ++a) {
     if (!s.args[a].output) continue;

@@ -23,6 +23,7 @@ struct Shared {
   int rc = 0;
   int launches = 0;
   char message[kMessageBytes] = {};
+  char resource[kMessageBytes] = {};  // the backend's resourceReport() after the last launch
 };
 
 void setMessage(Shared* s, const std::string& m) {
@@ -107,6 +108,14 @@ std::string signalName(int sig) {
         _exit(0);
       }
     }
+    // A device fault that surfaced only while the last outputs came back.
+    if (std::string fault = be.fault(); !fault.empty()) {
+      setMessage(shared, fault);
+      shared->phase = -3;
+      _exit(0);
+    }
+    std::string resource = be.resourceReport();
+    std::strncpy(shared->resource, resource.c_str(), kMessageBytes - 1);
     shared->phase = 2;
   } catch (const std::exception& e) {
     setMessage(shared, e.what());
@@ -229,6 +238,7 @@ LaunchRecord runInWorker(const WorkerRequest& r) {
     rec.message = "the kernel returned " + std::to_string(rec.rc);
   } else if (shared->phase == 2) {
     rec.status = LaunchStatus::Ok;
+    rec.resource = shared->resource;
   } else {
     rec.status = LaunchStatus::Crash;
     rec.message = "the worker exited (status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +

@@ -32,6 +32,7 @@ struct LaunchRecord {
   std::string message;  // backend error, device fault, or the signal's name
   std::string output;   // what the kernel printed (stdout and stderr), truncated
   int launches = 0;     // launches that completed
+  std::string resource; // after every launch completed: the backend's resourceReport() ("" when none)
   double seconds = 0;   // wall time of the worker
   // Per argument (ABI order): outputs: one image per launch; inputs: the image after launch 1.
   std::vector<std::vector<std::vector<uint8_t>>> images;

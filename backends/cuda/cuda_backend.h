@@ -1,0 +1,60 @@
+#pragma once
+// The CUDA backend (docs/backends.md): kernels are .cu sources built with nvcc for the
+// device's architecture into a cached shared library, or prebuilt .so files; buffers are
+// device memory (cudaMalloc); the stream argument is a cudaStream_t the backend creates,
+// non-blocking, so that it never synchronises with the legacy default stream or with a
+// stream the kernel makes for itself.
+//
+// Process model. A CUDA context does not survive fork(), and a process that initialised
+// CUDA (even cudaGetDeviceCount, which runs cuInit) leaves its forked children unable to
+// use CUDA at all. The checker forks a worker per case (checker/run/worker.h), so the
+// checker process itself must never touch CUDA: probe() and prepare() run their device
+// queries in a short-lived child process (cuda_backend.cpp, queryDevice) and read the answer
+// through a pipe; only the worker (load() onwards) creates a context, its own.
+//
+// Only the CUDA runtime API is used, from the static runtime, which loads the driver at
+// run time: without a driver or a device probe() says so and every case is SKIPPED.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+
+namespace kc::backend {
+
+class CudaBackend : public Backend {
+ public:
+  ~CudaBackend() override;
+  std::string name() const override { return "cuda"; }
+  Availability probe() override;
+  Prepared prepare(const KernelRef& kernel) override;
+  void load(const Prepared& prepared, const std::string& entry) override;
+  void* allocate(size_t bytes) override;
+  void release(void* buffer) override;
+  void copyIn(void* device, const void* host, size_t bytes) override;
+  void copyOut(void* host, const void* device, size_t bytes) override;
+  void fill(void* device, const std::vector<uint8_t>& pattern, size_t bytes) override;
+  int launch(kc_tensor* args, int32_t nargs) override;
+  void synchronize() override;
+  std::string fault() override;
+  std::string resourceReport() override;
+
+  // The nvcc that prepare() runs: $CUDACXX, else /usr/local/cuda/bin/nvcc, else nvcc on PATH.
+  static std::string nvccPath();
+
+ private:
+  void copy(void* to, const void* from, size_t bytes, bool toDevice);
+
+  void* library_ = nullptr;
+  kc_entry_fn entry_ = nullptr;
+  void* stream_ = nullptr;            // cudaStream_t, created in load() (the worker)
+  std::string pendingFault_;          // a sticky device error seen by a copy or a synchronize
+  std::vector<size_t> freeAfterLaunch_;  // cudaMemGetInfo's free bytes after each launch
+};
+
+// The device-memory leak rule, over cudaMemGetInfo's free bytes after each launch of one
+// worker: "" unless free memory never grew back and fell by more than 1 MiB per launch
+// after the first (the first may set up caches once, so it is the baseline).
+std::string deviceMemoryLeakReport(const std::vector<size_t>& freeAfterLaunch);
+
+}  // namespace kc::backend

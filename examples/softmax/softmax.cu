@@ -1,0 +1,115 @@
+/* acme_softmax on CUDA: the correct kernel (examples/softmax/softmax.kcontract), the GPU
+ * twin of softmax.c.
+ *
+ *   kc_acme_softmax(x: f32[R, H]) -> (y: f32[R, H])
+ *   y[r, h] = exp(x[r, h] - m[r]) / sum over k of exp(x[r, k] - m[r]),  m[r] = max over h of x[r, h]
+ *
+ * One block per row (a grid-stride loop over rows): the row maximum (NaN as soon as one
+ * element is NaN, so the whole row comes out NaN; fmaxf would drop it), then the sum of the
+ * exponentials, then one division per cell, rounded once to f32. Like softmax.c the
+ * exponentials, the sum and the division are in double: x - m is exact in double and every
+ * cell lands within about half an f32 ulp of the exact value, inside the contract's
+ * tolerance (softmax.c explains why an expf pipeline is not). Each cell of y is written
+ * exactly once and nothing outside the view is touched; strides may be anything positive.
+ *
+ * The work goes on the stream the checker passes and the entry returns without waiting:
+ * the checker synchronises that stream. Only f32 is supported; anything else (dtype, rank,
+ * nargs, mismatched shapes) returns nonzero without touching memory, and so does a launch
+ * the runtime refuses (its error is printed on stderr). */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kcontract/abi.h"
+
+enum { KC_OK = 0, KC_E_NARGS = 1, KC_E_TENSOR = 2, KC_E_SHAPE = 3, KC_E_LAUNCH = 4 };
+enum { kThreads = 256, kWarps = kThreads / 32 };
+
+static int view2d_ok(const kc_tensor* t) {
+  if (t->dtype != KC_F32 || t->rank != 2 || t->shape == NULL || t->strides == NULL) return 0;
+  for (int d = 0; d < 2; ++d) {
+    if (t->shape[d] < 0) return 0;
+    if (t->shape[d] > 1 && t->strides[d] < 1) return 0;
+  }
+  if (t->shape[0] > 0 && t->shape[1] > 0 && t->data == NULL) return 0;
+  return 1;
+}
+
+/* The larger of two values; NaN when either is. */
+__device__ float nan_max(float a, float b) {
+  if (isnan(a)) return a;
+  if (isnan(b)) return b;
+  return a > b ? a : b;
+}
+
+/* Block-wide reductions (blockDim.x == kThreads): every thread gets the result. */
+__device__ float block_max(float v, float* scratch) {
+  for (int o = 16; o > 0; o >>= 1) v = nan_max(v, __shfl_down_sync(0xffffffffu, v, o));
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < kWarps ? scratch[lane] : -INFINITY;
+    for (int o = 16; o > 0; o >>= 1) v = nan_max(v, __shfl_down_sync(0xffffffffu, v, o));
+    if (lane == 0) scratch[0] = v;
+  }
+  __syncthreads();
+  v = scratch[0];
+  __syncthreads();  /* scratch is reused by the next reduction */
+  return v;
+}
+
+__device__ double block_sum(double v, double* scratch) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (lane == 0) scratch[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < kWarps ? scratch[lane] : 0.0;
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    if (lane == 0) scratch[0] = v;
+  }
+  __syncthreads();
+  v = scratch[0];
+  __syncthreads();
+  return v;
+}
+
+__global__ void __launch_bounds__(kThreads) softmax_rows(const float* x, float* y, int64_t R, int64_t H, int64_t xr,
+                                                          int64_t xh, int64_t yr, int64_t yh) {
+  __shared__ float smax[kWarps];
+  __shared__ double ssum[kWarps];
+  for (int64_t r = blockIdx.x; r < R; r += gridDim.x) {
+    const float* xrow = x + r * xr;
+    float* yrow = y + r * yr;
+    float m = -INFINITY;
+    for (int64_t h = threadIdx.x; h < H; h += kThreads) m = nan_max(m, xrow[h * xh]);
+    const double md = (double)block_max(m, smax);
+    double s = 0.0;
+    for (int64_t h = threadIdx.x; h < H; h += kThreads) s += exp((double)xrow[h * xh] - md);
+    s = block_sum(s, ssum);
+    for (int64_t h = threadIdx.x; h < H; h += kThreads) yrow[h * yh] = (float)(exp((double)xrow[h * xh] - md) / s);
+  }
+}
+
+extern "C" int kc_acme_softmax(kc_tensor* args, int32_t nargs, void* stream) {
+  if (args == NULL || nargs != 2) return KC_E_NARGS;
+  const kc_tensor* xt = &args[0];
+  const kc_tensor* yt = &args[1];
+  if (!view2d_ok(xt) || !view2d_ok(yt)) return KC_E_TENSOR;
+  const int64_t R = xt->shape[0], H = xt->shape[1];
+  if (yt->shape[0] != R || yt->shape[1] != H) return KC_E_SHAPE;
+  if (R == 0 || H == 0) return KC_OK;
+
+  unsigned grid = (unsigned)(R < 65535 ? R : 65535);
+  softmax_rows<<<grid, kThreads, 0, (cudaStream_t)stream>>>((const float*)xt->data, (float*)yt->data, R, H,
+                                                            xt->strides[0], xt->strides[1], yt->strides[0],
+                                                            yt->strides[1]);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) {
+    fprintf(stderr, "softmax.cu: launch failed: %s (%s)\n", cudaGetErrorString(e), cudaGetErrorName(e));
+    return KC_E_LAUNCH;
+  }
+  return KC_OK;
+}

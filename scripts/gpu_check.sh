@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Proves the CUDA backend on a GPU machine (issue 9). Run it THERE, from the repository
+# root, with the bundle made here by scripts/bundle.sh carried along:
+#
+#   scripts/gpu_check.sh            # KC=path/to/kcontract to use another binary
+#
+# It prints the machine (nvidia-smi -L, driver, nvcc, glibc), then
+#  1. examples/suite_cuda.yaml with --expect: softmax.cu PASSes, softmax_no_max.cu FAILs
+#     (overflow);
+#  2. the attack kernels of tests/e2e/kernels/, on small cases of the softmax contract:
+#     cuda_private_stream.cu  FAIL   (work left on a private stream is read unfinished)
+#     cuda_illegal_address.cu CRASH  (an illegal memory access was encountered)
+#     cuda_bad_launch.cu      ERROR  (the kernel returns the launch error: invalid argument or configuration)
+#     cuda_leak.cu            FAIL   (device-memory-leak)
+# and everything kcontract prints. Exit 0 when every check came out as expected, else 1.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
+root="$(pwd)"
+KC="${KC:-$root/bundle/kcontract}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/kc-gpu-check.XXXXXX")"
+export KC_CACHE_DIR="$work/cache"   # every kernel is built afresh by this machine's nvcc
+failures=0
+checks=0
+
+expect() {  # expect NAME CONDITION-RESULT(0/1) DETAIL
+  checks=$((checks + 1))
+  if [[ "$2" == 0 ]]; then
+    echo "gpu_check: OK    $1"
+  else
+    echo "gpu_check: WRONG $1 ($3)"
+    failures=$((failures + 1))
+  fi
+}
+
+echo "== machine"
+nvidia-smi -L 2>&1 || echo "(nvidia-smi failed)"
+nvidia-smi --query-gpu=name,driver_version,memory.total,persistence_mode --format=csv 2>&1 || true
+nvcc="${CUDACXX:-}"
+[[ -z "$nvcc" && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
+[[ -z "$nvcc" ]] && nvcc=nvcc
+echo "nvcc: $nvcc"
+"$nvcc" --version 2>&1 || echo "(nvcc not found: the CUDA backend cannot build .cu kernels here)"
+ldd --version 2>&1 | head -1
+[[ -f "$root/bundle/requires" ]] && echo "the bundle needs: $(cat "$root/bundle/requires")"
+echo "kcontract: $KC"
+if ! "$KC" --help >/dev/null 2>"$work/start.err"; then
+  echo "gpu_check: kcontract does not start here:"
+  cat "$work/start.err"
+  exit 1
+fi
+
+# Every case runs in a fresh worker process with its own CUDA context. Where the driver is
+# not kept loaded (persistence mode off), each first context can cost seconds: a process
+# that only initialises the driver and sleeps keeps it loaded meanwhile (no context, no
+# memory); it is ended at exit. The GPU's own settings are left alone.
+keeper=""
+if command -v python3 >/dev/null; then
+  python3 -c 'import ctypes, time; ctypes.CDLL("libcuda.so.1").cuInit(0); time.sleep(1800)' >/dev/null 2>&1 &
+  keeper=$!
+fi
+trap '[[ -n "$keeper" ]] && kill "$keeper" 2>/dev/null; rm -rf "$work"' EXIT
+SECONDS=0
+
+echo
+echo "== 1. examples/suite_cuda.yaml --expect"
+"$KC" check examples/suite_cuda.yaml --expect --timeout 60 --format jsonl --out "$work/suite.jsonl" 2>&1
+rc=$?
+echo "[exit $rc] (${SECONDS} s)"
+expect "suite_cuda.yaml: softmax.cu PASS, softmax_no_max.cu FAIL" "$([[ $rc == 0 ]]; echo $?)" "exit $rc"
+if grep -q '"SKIPPED"' "$work/suite.jsonl" 2>/dev/null; then
+  echo "gpu_check: cases were SKIPPED; the reason:"
+  grep -o '"reason":"[^"]*"' "$work/suite.jsonl" | sort | uniq -c | head -5
+fi
+
+echo
+echo "== 2. the attack kernels (small cases of examples/softmax/softmax.kcontract)"
+for k in cuda_private_stream cuda_illegal_address cuda_bad_launch cuda_leak; do
+  cat >"$work/$k.yaml" <<YAML
+kcontract-suite: 1
+backend: cuda
+kernels:
+  - name: $k
+    impl: $root/tests/e2e/kernels/$k.cu
+    entry: kc_acme_softmax
+    contract: $root/examples/softmax/softmax.kcontract
+    supports: {dtypes: [f32], dims: {R: 1..3, H: 1..64}}
+YAML
+  echo
+  echo "-- $k"
+  "$KC" check "$work/$k.yaml" --timeout 60 --format jsonl --out "$work/$k.jsonl" >"$work/$k.txt" 2>&1
+  rc=$?
+  cat "$work/$k.txt"
+  echo "[exit $rc] (${SECONDS} s so far)"
+  count() { grep -c "\"verdict\":\"$1\"" "$work/$k.jsonl" 2>/dev/null || true; }
+  total="$(grep -c '"verdict"' "$work/$k.jsonl" 2>/dev/null || true)"
+  pass="$(count PASS)"; fail="$(count FAIL)"; crash="$(count CRASH)"; error="$(count ERROR)"; skipped="$(count SKIPPED)"
+  echo "verdicts: $total cases: PASS $pass, FAIL $fail, CRASH $crash, ERROR $error, SKIPPED $skipped"
+  case "$k" in
+    cuda_private_stream)
+      expect "$k: every case FAIL (outputs read before the private stream wrote them)" \
+        "$([[ $total -gt 0 && $fail == "$total" ]]; echo $?)" "PASS $pass FAIL $fail CRASH $crash ERROR $error SKIPPED $skipped" ;;
+    cuda_illegal_address)
+      expect "$k: every case CRASH with an illegal memory access" \
+        "$([[ $total -gt 0 && $crash == "$total" ]] && cat "$work/$k.txt" "$work/$k.jsonl" 2>/dev/null | grep -q 'illegal memory access'; echo $?)" \
+        "CRASH $crash of $total" ;;
+    cuda_bad_launch)
+      expect "$k: every case ERROR, the CUDA error in the kernel's output" \
+        "$([[ $total -gt 0 && $error == "$total" ]] && cat "$work/$k.txt" "$work/$k.jsonl" 2>/dev/null | grep -qE 'invalid configuration argument|cudaErrorInvalid(Value|Configuration)'; echo $?)" \
+        "ERROR $error of $total" ;;
+    cuda_leak)
+      expect "$k: every case FAIL with device-memory-leak" \
+        "$([[ $total -gt 0 && $fail == "$total" ]] && grep -q 'device-memory-leak' "$work/$k.txt"; echo $?)" \
+        "FAIL $fail of $total" ;;
+  esac
+done
+
+echo
+echo "== gpu_check: $((checks - failures)) of $checks checks as expected (${SECONDS} s)"
+[[ $failures == 0 ]]
