@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 
+#include "checker/oracle/evaluator.h"
 #include "checker/report/jsonl.h"
 #include "checker/repro.h"
 #include "checker/run/case_setup.h"
 #include "checker/run/judge.h"
 #include "checker/run/worker.h"
 #include "compiler/plan/planner.h"
+#include "stdlib/numerics/float_bits.h"
 
 namespace kc::check {
 
@@ -67,6 +70,33 @@ Repro reproFor(const Job& job, const CaseResult& r, const std::string& digest, c
   return p;
 }
 
+// Writes the oracle's answer, rounded to each output's dtype, into the output storage (the
+// allclose harness's prefillReference).
+void prefillWithReference(const sema::ContractInfo& ct, const run::CaseSetup& s,
+                          std::vector<std::vector<uint8_t>>& storage, unsigned threads) {
+  oracle::Bindings b;
+  b.dims = s.dims;
+  b.dtypes = s.dtypes;
+  for (size_t a = 0; a < s.args.size(); ++a)
+    if (!s.args[a].output) b.inputs[s.args[a].name] = run::decodeView(s.args[a], storage[a].data());
+  oracle::OracleResult r = oracle::evalOracle(ct, b, {threads});
+  for (size_t a = 0; a < s.args.size(); ++a) {
+    const run::ArgSpec& spec = s.args[a];
+    auto it = r.oracle.find(spec.name);
+    if (!spec.output || it == r.oracle.end()) continue;
+    std::vector<int64_t> idx(spec.shape.size(), 0);
+    size_t bytes = spec.elementBytes();
+    for (int64_t i = 0; i < spec.numel(); ++i) {
+      uint64_t bits = numerics::encode(spec.dtype, it->second.data[static_cast<size_t>(i)]);
+      std::memcpy(storage[a].data() + static_cast<size_t>(spec.storageIndex(idx)) * bytes, &bits, bytes);
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < spec.shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+  }
+}
+
 // Runs every seed of one case (or the one a replay asks for); the first seed that does not
 // pass decides, and a case passes when some seed passed and none failed.
 CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, backend::Backend& be,
@@ -107,6 +137,7 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
         storage.push_back(run::makeStorage(setup, plan, c, a, c.seeds[k]));
         if (!setup.args[a].output) inputsOnly.push_back(storage.back());
       }
+      if (opts.allclose && opts.allclose->prefillReference) prefillWithReference(*job.contract, setup, storage, opts.threads);
     } catch (const std::exception& e) {
       attempt.verdict = Verdict::Error;
       attempt.reason = std::string("the inputs cannot be generated: ") + e.what();
@@ -128,7 +159,7 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
       rec.status = run::LaunchStatus::Error;
       rec.message = e.what();
     }
-    run::JudgeInput in{job.contract, &plan, &c, &setup, &storage, &rec, opts.threads};
+    run::JudgeInput in{job.contract, &plan, &c, &setup, &storage, &rec, opts.threads, opts.allclose};
     run::judge(in, attempt);
     if (attempt.verdict == Verdict::Pass) {
       anyPass = true;
@@ -205,6 +236,7 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
   plan::Options po;
   po.seed = opts.seed;
   plan::Plan plan = plan::makePlan(*job.contract, po);
+  if (opts.rewritePlan) opts.rewritePlan(plan);
   stats.planned = plan.cases.size();
   std::vector<const plan::Case*> cases = selectCases(plan, job.supports, opts);
   stats.selected = cases.size();

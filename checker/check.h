@@ -17,6 +17,7 @@
 
 #include "backends/backend.h"
 #include "checker/report/result.h"
+#include "checker/run/judge.h"
 #include "checker/suite.h"
 #include "compiler/plan/plan.h"
 #include "compiler/sema/model.h"
@@ -45,6 +46,10 @@ struct RunOptions {
   std::vector<std::string> includeDirs;
   size_t onlyCase = 0;                 // replay: just this case number
   std::optional<size_t> onlySeedIndex; // replay: just this seed
+  // Calibration: rewrite the plan before cases are selected (a friendly shape, 5 seeds), and
+  // judge as a plain allclose harness (run/judge.h) instead of by the contract.
+  std::function<void(plan::Plan&)> rewritePlan;
+  const run::Allclose* allclose = nullptr;
 };
 
 struct JobStats {

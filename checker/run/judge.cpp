@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <set>
 
@@ -9,6 +10,7 @@
 #include "checker/run/signatures.h"
 #include "compiler/ir/ir.h"
 #include "stdlib/numerics/float_bits.h"
+#include "stdlib/numerics/rounding.h"
 
 namespace kc::run {
 
@@ -58,6 +60,62 @@ const oracle::Tensor* toleranceFor(const oracle::OracleResult& r, const oracle::
 
 std::string launchLabel(int k) { return "launch " + std::to_string(k + 1); }
 
+// A plain allclose over every output cell of launch 1 (see Allclose in judge.h).
+void judgeAllclose(const Allclose& ac, const CaseSetup& s, const oracle::Bindings& b, const oracle::OracleResult& r,
+                   const LaunchRecord& L, report::CaseResult& out) {
+  std::vector<report::WorstCell> cells;
+  int64_t bad = 0;
+  for (size_t a = 0; a < s.args.size(); ++a) {
+    const ArgSpec& spec = s.args[a];
+    if (!spec.output) continue;
+    auto oit = r.oracle.find(spec.name);
+    if (oit == r.oracle.end()) continue;
+    const oracle::Tensor& y = b.outputs.at(spec.name);
+    const oracle::Tensor& ystar = oit->second;
+    const uint8_t* st = storageOf(L.images[a][0]);
+    out.compared += y.numel();
+    std::vector<int64_t> idx(y.shape.size(), 0);
+    for (int64_t i = 0; i < y.numel(); ++i) {
+      double got = y.data[static_cast<size_t>(i)], want = ystar.data[static_cast<size_t>(i)];
+      double e = absError(got, want);
+      if (!(std::isnan(got) && std::isnan(want))) out.maxAbsError = std::max(out.maxAbsError, e);
+      double allowed = ac.atol + ac.rtol * std::fabs(want);
+      bool close = !std::isnan(got) && !std::isnan(want) && (got == want || e <= allowed);
+      if (!close) {
+        ++bad;
+        if (cells.size() < kWorstShown) {
+          report::WorstCell w;
+          w.tensor = spec.name;
+          w.index = idx;
+          w.got = got;
+          w.expected = want;
+          w.absError = e;
+          w.ulps = ulpsBetween(spec.dtype, got, want);
+          w.tolerance = allowed;
+          w.unwritten = isPoison(spec, st, spec.storageIndex(w.index));
+          cells.push_back(std::move(w));
+        }
+      }
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < y.shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+  }
+  out.mismatched = bad;
+  out.worst = std::move(cells);
+  char text[96];
+  std::snprintf(text, sizeof text, "allclose(atol=%g, rtol=%g)", ac.atol, ac.rtol);
+  if (bad > 0) {
+    out.verdict = Verdict::Fail;
+    out.violated.push_back(std::string(text) + ": " + std::to_string(bad) + " of " + std::to_string(out.compared) +
+                           " cells differ");
+    out.reason = "plain allclose failed";
+  } else {
+    out.verdict = Verdict::Pass;
+  }
+}
+
 }  // namespace
 
 void judge(const JudgeInput& in, report::CaseResult& out) {
@@ -87,9 +145,10 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     case LaunchStatus::Ok: break;
   }
 
-  // 2. The harness's checks: canaries, writes outside the view, inputs, repeats.
+  // 2. The harness's checks: canaries, writes outside the view, inputs, repeats (not in a
+  // plain allclose harness).
   std::vector<std::string> builtIn;
-  for (size_t a = 0; a < s.args.size(); ++a) {
+  for (size_t a = 0; a < s.args.size() && !in.allclose; ++a) {
     const ArgSpec& spec = s.args[a];
     for (size_t k = 0; k < L.images[a].size(); ++k)
       if (!canariesIntact(L.images[a][k])) {
@@ -115,12 +174,12 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
       builtIn.push_back("input-modified");
     }
   }
-  if (!L.resource.empty()) {  // e.g. device memory allocated by every launch and never freed
+  if (!L.resource.empty() && !in.allclose) {  // e.g. device memory allocated by every launch and never freed
     out.violated.push_back(L.resource);
     builtIn.push_back("device-memory-leak");
   }
   bool differs = false;
-  for (size_t a = 0; a < s.args.size(); ++a) {
+  for (size_t a = 0; a < s.args.size() && !in.allclose; ++a) {
     if (!s.args[a].output) continue;
     for (size_t k = 1; k < L.images[a].size(); ++k)
       if (std::memcmp(storageOf(L.images[a][k]), storageOf(L.images[a][0]), s.args[a].storageBytes()) != 0) {
@@ -154,6 +213,11 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
   } catch (const std::exception& e) {
     out.verdict = Verdict::Error;
     out.reason = std::string("the oracle could not be evaluated: ") + e.what();
+    return;
+  }
+
+  if (in.allclose) {
+    judgeAllclose(*in.allclose, s, b, r, L, out);
     return;
   }
 
@@ -224,10 +288,14 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     return !in.kase->post.empty();
   };
   if (!out.violated.empty() && builtIn.empty() && !differs) {
+    // The best output a kernel can write: the oracle rounded to each output's dtype.
     oracle::Bindings ideal = b;
-    for (auto& [name, t] : ideal.outputs) {
-      auto it = r.oracle.find(name);
-      if (it != r.oracle.end()) t = it->second;
+    for (const ArgSpec& spec : s.args) {
+      auto it = r.oracle.find(spec.name);
+      if (!spec.output || it == r.oracle.end()) continue;
+      oracle::Tensor& t = ideal.outputs[spec.name];
+      t = it->second;
+      for (double& v : t.data) v = numerics::roundTo(spec.dtype, v);
     }
     if (!postsHold(ideal)) {
       out.verdict = Verdict::Mistrusted;

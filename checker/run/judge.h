@@ -16,6 +16,17 @@
 
 namespace kc::run {
 
+// A plain allclose harness, the check most kernels are accepted by today: every output cell
+// within atol + rtol |y*| of the f64 oracle (NaN never equal, as torch.allclose's default),
+// and nothing else — no canaries, no input or repeat checks, no postconditions.
+// Calibration uses it to show a violating kernel is accepted by the check it replaces.
+struct Allclose {
+  double atol = 1e-2, rtol = 1e-2;
+  // The output buffers hold the reference's answer before the launch, as when a harness's
+  // caching allocator hands the kernel the memory its reference was just computed in.
+  bool prefillReference = false;
+};
+
 struct JudgeInput {
   const sema::ContractInfo* contract = nullptr;
   const plan::Plan* plan = nullptr;
@@ -24,6 +35,7 @@ struct JudgeInput {
   const std::vector<std::vector<uint8_t>>* storage = nullptr;  // pristine storage per argument
   const LaunchRecord* launch = nullptr;
   unsigned threads = 2;
+  const Allclose* allclose = nullptr;  // judge as a plain allclose harness instead of the contract
 };
 
 // Fills verdict, reason, violated, signatures, worst, mismatched, compared, maxAbsError,

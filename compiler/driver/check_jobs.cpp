@@ -19,20 +19,6 @@ int fail(const std::string& message) {
   return kExitInput;
 }
 
-// PATH[:ENTRY]; the entry defaults to kc_<kernel>.
-backend::KernelRef kernelRef(const std::string& impl, const std::string& entry, const sema::ContractInfo& ct) {
-  backend::KernelRef k;
-  k.path = impl;
-  size_t colon = impl.rfind(':');
-  if (colon != std::string::npos && colon + 1 < impl.size() && impl.find('/', colon) == std::string::npos) {
-    k.path = impl.substr(0, colon);
-    k.entry = impl.substr(colon + 1);
-  }
-  if (!entry.empty()) k.entry = entry;
-  if (k.entry.empty()) k.entry = "kc_" + ct.kernel->name;
-  return k;
-}
-
 // The contracts (not classes) a compiled file declares, in order.
 std::vector<const sema::ContractInfo*> contractsOf(const Compilation& c, uint32_t fileId, const Targets& chosen) {
   std::vector<const sema::ContractInfo*> out;
@@ -46,6 +32,19 @@ std::string fileOf(const Compilation& c, const sema::ContractInfo& ct) {
 }
 
 }  // namespace
+
+backend::KernelRef kernelRef(const std::string& impl, const std::string& entry, const sema::ContractInfo& ct) {
+  backend::KernelRef k;
+  k.path = impl;
+  size_t colon = impl.rfind(':');
+  if (colon != std::string::npos && colon + 1 < impl.size() && impl.find('/', colon) == std::string::npos) {
+    k.path = impl.substr(0, colon);
+    k.entry = impl.substr(colon + 1);
+  }
+  if (!entry.empty()) k.entry = entry;
+  if (k.entry.empty()) k.entry = "kc_" + ct.kernel->name;
+  return k;
+}
 
 void addJobOptions(CLI::App* sub, JobOptions& o) {
   sub->add_option("targets", o.targets, "Contract files, contract IDs, or a suite .yaml");

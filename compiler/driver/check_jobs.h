@@ -25,6 +25,10 @@ struct JobOptions {
 
 void addJobOptions(CLI::App* sub, JobOptions& o);
 
+// The kernel of `impl` (PATH[:ENTRY]); the entry is `entry` when given, else the one after the
+// colon, else kc_<kernel name of the contract>.
+backend::KernelRef kernelRef(const std::string& impl, const std::string& entry, const sema::ContractInfo& ct);
+
 // Compiles what the jobs need into `c` (diagnostics printed) and fills `jobs`. Returns an
 // exit code: kExitOk, or kExitInput after printing why.
 int buildJobs(Compilation& c, JobOptions& o, const GlobalOptions& opts, std::vector<check::Job>& jobs);

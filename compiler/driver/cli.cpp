@@ -20,8 +20,11 @@ int run(int argc, char** argv) {
   addIrCommand(app, commands);
   addPlanCommand(app, commands);
   addObligationsCommand(app, commands);
+  addProveCommand(app, commands);
   addCheckCommand(app, commands);
   addReplayCommand(app, commands);
+  addCalibrateCommand(app, commands);
+  addCatalogCommands(app, commands);
 
   try {
     app.parse(argc, argv);

@@ -30,7 +30,10 @@ void addFmtCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& com
 void addIrCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addPlanCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addObligationsCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addProveCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addReplayCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addCalibrateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addCatalogCommands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 
 }  // namespace kc::driver

@@ -18,6 +18,7 @@
 #include "compiler/driver/check_jobs.h"
 #include "compiler/driver/cli.h"
 #include "compiler/driver/output.h"
+#include "compiler/driver/precheck.h"
 
 namespace kc::driver {
 
@@ -106,6 +107,8 @@ int runCheck(const GlobalOptions& opts) {
   Compilation c;
   std::vector<check::Job> jobs;
   int rc = buildJobs(c, o.jobs, opts, jobs);
+  if (rc != kExitOk) return rc;
+  rc = refuseVacuousContracts(c, jobs, opts);
   if (rc != kExitOk) return rc;
   o.run.includeDirs = o.jobs.includeDirs;
 

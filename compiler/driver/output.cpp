@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "compiler/obligations/obligations.h"
+
 namespace kc::driver {
 
 bool useColor(const GlobalOptions& opts, int fd) {
@@ -34,6 +36,30 @@ bool compileInputs(Compilation& c, const InputOptions& in, const GlobalOptions& 
   compile(c, chosen.files, last);
   printDiagnostics(c.diags, opts);
   return !c.diags.hasErrors();
+}
+
+// file:line:col: error: message, the source line and a caret under the range (the
+// diagnostics' format; obligations have no catalogue codes yet).
+void printLocated(std::ostream& os, const SourceManager& sources, const SourceRange& r, const char* severity,
+                  const std::string& message, bool color) {
+  os << obl::locationText(r, &sources) << ": ";
+  if (color) os << (std::string(severity) == "error" ? "\033[1;31m" : "\033[1;35m");
+  os << severity;
+  if (color) os << "\033[0m\033[1m";
+  os << ": " << message;
+  if (color) os << "\033[0m";
+  os << "\n";
+  if (!sources.has(r.file) || !r.valid()) return;
+  std::string line(sources.file(r.file).line(r.begin.line));
+  for (char& ch : line)
+    if (static_cast<unsigned char>(ch) >= 0x80 || (static_cast<unsigned char>(ch) < 0x20 && ch != '\t')) ch = '?';
+  os << line << "\n";
+  std::string under;
+  for (uint32_t i = 1; i < r.begin.column && i - 1 < line.size(); ++i) under += line[i - 1] == '\t' ? '\t' : ' ';
+  uint32_t endCol = r.end.line == r.begin.line ? r.end.column : static_cast<uint32_t>(line.size()) + 1;
+  under += '^';
+  for (uint32_t i = r.begin.column + 1; i < endCol; ++i) under += '~';
+  os << (color ? "\033[1;32m" : "") << under << (color ? "\033[0m" : "") << "\n";
 }
 
 }  // namespace kc::driver

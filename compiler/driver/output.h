@@ -13,6 +13,11 @@
 namespace kc::driver {
 
 bool useColor(const GlobalOptions& opts, int fd);
+
+// file:line:col: SEVERITY: message, the source line and a caret under the range (the
+// diagnostics' format, for findings that are not catalogue diagnostics: obligations).
+void printLocated(std::ostream& os, const SourceManager& sources, const SourceRange& r, const char* severity,
+                  const std::string& message, bool color);
 void printDiagnostics(const DiagnosticEngine& diags, const GlobalOptions& opts);
 
 // The inputs of a command that compiles contracts: files or contract IDs (targets.h), and

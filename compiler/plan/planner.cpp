@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -74,7 +75,81 @@ class Planner {
     return p;
   }
 
+  // The plan with its cases replaced by one friendly case (see friendlyPlan in planner.h).
+  Plan friendly(size_t seeds) {
+    run();
+    Plan& p = plan_;  // measure() reads plan_'s tensors, so the contiguous layout goes there
+    p.cases.clear();
+    p.derived = p.dropped = 0;
+    if (!c_.kernel) return p;
+    Case c;
+    c.why = "allclose";
+    for (const DimPlan& d : p.dims) c.dims.emplace_back(d.name, friendlyValue(d));
+    for (const DTypeVarPlan& v : p.dtypeVars) {
+      auto f32 = std::find(v.allowed.begin(), v.allowed.end(), "f32");
+      c.dtypes.emplace_back(v.name, f32 != v.allowed.end() ? *f32 : v.allowed.empty() ? "f32" : v.allowed.front());
+    }
+    for (TensorPlan& t : p.tensors) {
+      if (!t.scalar) c.layouts.emplace_back(t.name, indexOf(t.layouts, "contiguous", [](const Layout& l) { return l.text; },
+                                                            Layout{"contiguous", "contiguous", 0}));
+      if (t.output) continue;
+      std::string dt = dtypeOf(c, t);
+      auto parsed = numerics::parseDType(dt);
+      bool floating = !t.scalar && parsed && numerics::isFloat(*parsed);
+      if (!floating) {  // index tensors and scalars keep the contract's first distribution
+        c.values.emplace_back(t.name, 0);
+        continue;
+      }
+      Distribution normal;
+      normal.text = "normal(0, 1)";
+      normal.value.kind = VK::Call;
+      normal.value.name = "normal";
+      normal.origin = "allclose";
+      c.values.emplace_back(t.name, indexOf(t.values, normal.text, [](const Distribution& d) { return d.text; }, normal));
+    }
+    measure(c);
+    c.number = 1;
+    c.id = c_.id + "#allclose";
+    for (size_t j = 0; j < seeds; ++j) c.seeds.push_back(caseSeed(o_.seed, c.id, 1, j));
+    c.repeats = 1;
+    c.cells = Cells{};
+    p.cases.push_back(std::move(c));
+    p.derived = 1;
+    return p;
+  }
+
  private:
+  // Where an alternative with this text sits in `list`; appended when missing.
+  template <typename T, typename Text>
+  static size_t indexOf(std::vector<T>& list, const std::string& text, Text textOf, T fallback) {
+    for (size_t i = 0; i < list.size(); ++i)
+      if (textOf(list[i]) == text) return i;
+    list.push_back(std::move(fallback));
+    return list.size() - 1;
+  }
+
+  // A size a hand-written test would pick: a multiple of every declared tile (so no tile is
+  // partial), else 64; inside the dim's range, and one of its values when it declares a set.
+  static int64_t friendlyValue(const DimPlan& d) {
+    int64_t v = 64;
+    if (!d.tiles.empty()) {
+      v = 1;
+      for (int64_t t : d.tiles) {
+        v = std::lcm(v, t);
+        if (v > 4096) break;
+      }
+      if (v > 4096) v = d.tiles.back();
+    }
+    v = std::clamp(v, d.lo, d.hi);
+    if (!d.allowed.empty()) {
+      int64_t best = d.allowed.front();
+      for (int64_t a : d.allowed)
+        if (std::llabs(a - v) < std::llabs(best - v)) best = a;
+      v = best;
+    }
+    return v;
+  }
+
   // --- what varies -------------------------------------------------------------------------
   void planDims(const sema::KernelInfo& k) {
     for (const auto& d : k.dims) {
@@ -735,6 +810,10 @@ std::vector<std::vector<size_t>> pairwiseTuples(const std::vector<size_t>& sizes
 
 Plan makePlan(const sema::ContractInfo& contract, const Options& options) {
   return Planner(contract, options).run();
+}
+
+Plan friendlyPlan(const sema::ContractInfo& contract, const Options& options, size_t seeds) {
+  return Planner(contract, options).friendly(seeds);
 }
 
 std::vector<Plan> planProgram(const sema::Program& program, const std::vector<uint32_t>& files, const Options& options) {

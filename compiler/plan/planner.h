@@ -19,6 +19,12 @@ struct Options {
 // The plan of one contract (not a class). A contract without a kernel gets a plan without cases.
 Plan makePlan(const sema::ContractInfo& contract, const Options& options = {});
 
+// The plan a plain allclose test would run, for calibration: one case at a friendly shape
+// (every dim a multiple of its declared tiles, else 64), the first dtype (f32 when allowed),
+// contiguous layouts, normal(0, 1) for floating-point inputs (other inputs keep the
+// contract's first distribution), `seeds` seeds, one launch, every cell.
+Plan friendlyPlan(const sema::ContractInfo& contract, const Options& options, size_t seeds);
+
 // Plans of every contract declared in `files` (not imported ones, not classes), in declaration order.
 std::vector<Plan> planProgram(const sema::Program& program, const std::vector<uint32_t>& files,
                               const Options& options = {});

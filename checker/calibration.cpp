@@ -1,0 +1,160 @@
+#include "checker/calibration.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+
+#include "checker/yaml_reader.h"
+
+namespace kc::check {
+
+using report::CaseResult;
+using report::Verdict;
+
+CalibrationManifest loadCalibration(const std::string& path) {
+  YamlReader rd(path);
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw SuiteError(path + ": cannot read the calibration manifest");
+  } catch (const YAML::ParserException& e) {
+    throw SuiteError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) + ": " + e.msg);
+  }
+  if (!root.IsMap()) rd.fail(root, "a calibration manifest is a map with 'kcontract-calibration: 1' and 'classes'");
+  rd.onlyKeys(root, {"kcontract-calibration", "include", "classes"}, "the manifest");
+  if (!root["kcontract-calibration"] || rd.scalar(root["kcontract-calibration"], "'kcontract-calibration'") != "1")
+    rd.fail(root, "a calibration manifest starts with 'kcontract-calibration: 1'");
+  CalibrationManifest m;
+  m.path = path;
+  if (root["include"])
+    for (const auto& d : rd.list(root["include"], "'include'")) m.includeDirs.push_back(rd.relative(d));
+  const YAML::Node& cs = root["classes"];
+  if (!cs || !cs.IsSequence() || cs.size() == 0) rd.fail(cs ? cs : root, "'classes' must be a non-empty list");
+  for (const auto& c : cs) {
+    if (!c.IsMap()) rd.fail(c, "each entry is a map: class, contract, conforming, violating, signature");
+    rd.onlyKeys(c, {"class", "contract", "conforming", "violating", "signature", "backend", "rationale", "allclose-prefill"}, "an entry");
+    CalibrationEntry e;
+    e.line = c.Mark().line + 1;
+    for (const char* key : {"class", "contract", "conforming", "violating", "signature"})
+      if (!c[key]) rd.fail(c, std::string("an entry needs '") + key + "'");
+    e.classId = rd.scalar(c["class"], "'class'");
+    std::string contract = rd.scalar(c["contract"], "'contract'");
+    e.contract = contract.ends_with(".kcontract") ? rd.relative(contract) : contract;
+    e.conforming = rd.relative(rd.scalar(c["conforming"], "'conforming'"));
+    e.violating = rd.relative(rd.scalar(c["violating"], "'violating'"));
+    e.signature = rd.scalar(c["signature"], "'signature'");
+    if (c["backend"]) e.backend = rd.scalar(c["backend"], "'backend'");
+    if (c["rationale"]) e.rationale = rd.scalar(c["rationale"], "'rationale'");
+    if (c["allclose-prefill"]) {
+      std::string v = rd.scalar(c["allclose-prefill"], "'allclose-prefill'");
+      if (v != "reference" && v != "poison") rd.fail(c["allclose-prefill"], "'allclose-prefill' is reference or poison; got '" + v + "'");
+      e.prefillReference = v == "reference";
+    }
+    m.entries.push_back(std::move(e));
+  }
+  return m;
+}
+
+const char* stateOutcomeName(StateOutcome s) {
+  switch (s) {
+    case StateOutcome::Shown: return "yes";
+    case StateOutcome::NotShown: return "NO";
+    case StateOutcome::Skipped: return "skipped";
+  }
+  return "?";
+}
+
+namespace {
+
+size_t count(const std::vector<CaseResult>& rs, Verdict v) {
+  return static_cast<size_t>(std::count_if(rs.begin(), rs.end(), [&](const CaseResult& r) { return r.verdict == v; }));
+}
+
+std::string describe(const CaseResult& r) {
+  std::string s = r.caseId + " " + std::string(report::verdictName(r.verdict));
+  if (!r.signatures.empty()) {
+    s += " (";
+    for (size_t i = 0; i < r.signatures.size(); ++i) s += (i ? ", " : "") + r.signatures[i];
+    s += ")";
+  }
+  if (!r.reason.empty()) s += ": " + r.reason;
+  if (!r.violated.empty()) s += "; " + r.violated.front();
+  if (!r.repro.empty()) s += "\n      " + r.repro;
+  return s;
+}
+
+std::string plural(size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
+
+std::string shapeText(const CaseResult& r) {
+  std::string s;
+  for (const auto& [d, v] : r.dims) s += (s.empty() ? "" : ", ") + d + "=" + std::to_string(v);
+  return s;
+}
+
+}  // namespace
+
+StateResult conformingState(const std::vector<CaseResult>& results) {
+  StateResult s;
+  for (const CaseResult& r : results)
+    if (report::isViolation(r.verdict)) {
+      s.outcome = StateOutcome::NotShown;
+      s.summary = "a correct kernel is flagged";
+      s.detail = describe(r);
+      return s;
+    }
+  size_t pass = count(results, Verdict::Pass), mistrusted = count(results, Verdict::Mistrusted);
+  if (pass == 0) {
+    bool skipped = !results.empty() && count(results, Verdict::Skipped) == results.size();
+    s.outcome = skipped ? StateOutcome::Skipped : StateOutcome::NotShown;
+    s.summary = skipped ? "every case SKIPPED" : "no case passed";
+    if (!results.empty()) s.detail = describe(results.front());
+    return s;
+  }
+  s.outcome = StateOutcome::Shown;
+  s.summary = plural(pass, "case") + " pass" + (pass == 1 ? "es" : "");
+  if (mistrusted) s.summary += ", " + std::to_string(mistrusted) + " mistrusted";
+  return s;
+}
+
+StateResult allcloseState(const std::vector<CaseResult>& results) {
+  StateResult s;
+  if (results.empty()) {
+    s.summary = "no friendly case";
+    return s;
+  }
+  const CaseResult& r = results.front();
+  if (r.verdict == Verdict::Skipped) {
+    s.outcome = StateOutcome::Skipped;
+    s.summary = "SKIPPED";
+    s.detail = describe(r);
+  } else if (r.verdict == Verdict::Pass) {
+    s.outcome = StateOutcome::Shown;
+    s.summary = "accepted at " + shapeText(r);
+  } else {
+    s.summary = "rejected by allclose";
+    s.detail = describe(r);
+  }
+  return s;
+}
+
+StateResult caughtState(const std::vector<CaseResult>& results, const std::string& signature) {
+  StateResult s;
+  const CaseResult* otherFailure = nullptr;
+  for (const CaseResult& r : results) {
+    if (r.verdict == Verdict::Fail &&
+        std::find(r.signatures.begin(), r.signatures.end(), signature) != r.signatures.end()) {
+      s.outcome = StateOutcome::Shown;
+      s.summary = signature + " (" + r.caseId.substr(r.caseId.find('#')) + ")";
+      return s;
+    }
+    if (!otherFailure && r.verdict != Verdict::Pass && r.verdict != Verdict::Skipped) otherFailure = &r;
+  }
+  bool skipped = !results.empty() && count(results, Verdict::Skipped) == results.size();
+  s.outcome = skipped ? StateOutcome::Skipped : StateOutcome::NotShown;
+  s.summary = skipped ? "every case SKIPPED" : otherFailure ? "caught, but not as " + signature : "not caught";
+  if (otherFailure) s.detail = describe(*otherFailure);
+  return s;
+}
+
+}  // namespace kc::check

@@ -1,0 +1,62 @@
+#pragma once
+// Three-state calibration (DESIGN.md §2): every standard contract class ships a conforming
+// and a violating implementation, and proves
+//   1. conforming  the conforming kernel passes the contract that applies the class;
+//   2. allclose    the violating kernel passes a plain allclose (one friendly shape, 5 seeds,
+//                  atol = rtol = 1e-2) — the check it would otherwise be accepted by;
+//   3. caught      the contract catches the violating kernel, naming the expected signature.
+// A class that cannot show all three is not calibrated. The pairs are listed in a manifest
+// (contracts/calibration.yaml, docs/calibration.md); loading it is here, running the jobs is
+// the driver's (compiler/driver/cmd_calibrate.cpp).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/report/result.h"
+#include "checker/suite.h"
+
+namespace kc::check {
+
+// One calibration pair of a class.
+struct CalibrationEntry {
+  std::string classId;     // std.exc.nan-propagation@1
+  std::string contract;    // the contract (ID or .kcontract path) that applies the class
+  std::string conforming;  // PATH[:ENTRY], relative to the manifest's folder
+  std::string violating;   // PATH[:ENTRY]
+  std::string signature;   // the signature the contract must name on the violating kernel
+  std::string backend = "host";
+  std::string rationale;   // what the violating kernel does wrong, one line
+  // `allclose-prefill: reference`: the allclose harness's output buffers hold the reference's
+  // answer before the launch (a caching allocator reusing the reference's memory).
+  bool prefillReference = false;
+  int line = 0;
+};
+
+struct CalibrationManifest {
+  std::string path;
+  std::vector<std::string> includeDirs;  // relative to the manifest's folder
+  std::vector<CalibrationEntry> entries;
+};
+
+// Reads a `kcontract-calibration: 1` file; malformed ones throw SuiteError with FILE:LINE:COL.
+CalibrationManifest loadCalibration(const std::string& path);
+
+// The three states of one entry.
+enum class StateOutcome { Shown, NotShown, Skipped };
+const char* stateOutcomeName(StateOutcome s);  // "yes", "NO", "skipped"
+
+struct StateResult {
+  StateOutcome outcome = StateOutcome::NotShown;
+  std::string summary;  // "12 cases pass", "5 seeds at R=64, H=1024", "nan-swallowed (case #5)"
+  std::string detail;   // why not shown: the first result that broke it, with its reproducer
+};
+
+// State 1 from the conforming kernel's results: some case passed, none failed, crashed,
+// timed out or errored (MISTRUSTED cases prove nothing either way; SKIPPED only: skipped).
+StateResult conformingState(const std::vector<report::CaseResult>& results);
+// State 2 from the allclose run of the violating kernel: every seed passed.
+StateResult allcloseState(const std::vector<report::CaseResult>& results);
+// State 3 from the contract's run on the violating kernel: some case FAILs with `signature`.
+StateResult caughtState(const std::vector<report::CaseResult>& results, const std::string& signature);
+
+}  // namespace kc::check

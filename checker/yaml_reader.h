@@ -1,0 +1,94 @@
+#pragma once
+// Reading the checker's YAML files (suites, the calibration manifest) with located errors:
+// every complaint is a SuiteError "FILE:LINE:COL: message".
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "checker/suite.h"
+
+namespace kc::check {
+
+class YamlReader {
+ public:
+  explicit YamlReader(std::string path) : path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& message) const {
+    YAML::Mark m = at.Mark();
+    if (m.is_null()) throw SuiteError(path_ + ": " + message);
+    throw SuiteError(path_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " + message);
+  }
+
+  std::string scalar(const YAML::Node& n, const std::string& what) const {
+    if (!n.IsScalar()) fail(n, what + " must be a single value");
+    return n.as<std::string>();
+  }
+
+  std::vector<std::string> list(const YAML::Node& n, const std::string& what) const {
+    if (n.IsScalar()) return {n.as<std::string>()};
+    if (!n.IsSequence()) fail(n, what + " must be a list");
+    std::vector<std::string> out;
+    for (const auto& e : n) out.push_back(scalar(e, what + " entry"));
+    return out;
+  }
+
+  void onlyKeys(const YAML::Node& map, const std::set<std::string>& keys, const std::string& where) const {
+    for (const auto& kv : map) {
+      std::string k = kv.first.as<std::string>();
+      if (!keys.count(k)) {
+        std::string known;
+        for (const auto& s : keys) known += (known.empty() ? "" : ", ") + s;
+        fail(kv.first, "unknown key '" + k + "' in " + where + " (known: " + known + ")");
+      }
+    }
+  }
+
+  std::pair<int64_t, int64_t> range(const YAML::Node& n, const std::string& dim) const {
+    std::string s = scalar(n, "the range of " + dim);
+    size_t dots = s.find("..");
+    try {
+      if (dots == std::string::npos) {
+        int64_t v = std::stoll(s);
+        return {v, v};
+      }
+      int64_t lo = std::stoll(s.substr(0, dots)), hi = std::stoll(s.substr(dots + 2));
+      if (lo < 1 || hi < lo) fail(n, "the range of " + dim + " must be LO..HI with 1 <= LO <= HI; got '" + s + "'");
+      return {lo, hi};
+    } catch (const std::logic_error&) {
+      fail(n, "the range of " + dim + " must be N or LO..HI; got '" + s + "'");
+    }
+  }
+
+  Supports supports(const YAML::Node& n) const {
+    Supports s;
+    if (!n.IsMap()) fail(n, "'supports' must be a map of dtypes, dims and layouts");
+    onlyKeys(n, {"dtypes", "dims", "layouts"}, "'supports'");
+    if (n["dtypes"]) {
+      const YAML::Node& d = n["dtypes"];
+      if (d.IsMap())
+        for (const auto& kv : d) s.dtypes[kv.first.as<std::string>()] = list(kv.second, "a dtype list");
+      else
+        s.dtypes["*"] = list(d, "'dtypes'");  // every dtype variable
+    }
+    if (n["dims"]) {
+      if (!n["dims"].IsMap()) fail(n["dims"], "'dims' must map dimension names to N or LO..HI");
+      for (const auto& kv : n["dims"]) s.dims[kv.first.as<std::string>()] = range(kv.second, kv.first.as<std::string>());
+    }
+    if (n["layouts"]) s.layouts = list(n["layouts"], "'layouts'");
+    return s;
+  }
+
+  std::string relative(const std::string& p) const {
+    if (p.empty() || std::filesystem::path(p).is_absolute()) return p;
+    std::filesystem::path base = std::filesystem::path(path_).parent_path();
+    return (base / p).lexically_normal().string();
+  }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace kc::check

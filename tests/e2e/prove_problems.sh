@@ -1,0 +1,19 @@
+# `kcontract prove` finds problems and shows counterexamples: a division by zero, tensors past
+# 2^32 elements the plan never reaches, a tolerance a correct implementation exceeds.
+kc prove --timeout 4 data/problems.kcontract
+echo "--- --smt2 DIR writes the queries it runs"
+kc prove --timeout 4 --smt2 "$WORK/q" data/vacuous.kcontract >/dev/null 2>&1
+echo "exit $?"
+ls "$WORK/q"
+echo "--- --json: answers, verdicts and models"
+"$KC" prove --timeout 4 --json data/vacuous.kcontract | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for o in d["obligations"]:
+    print(" ".join(x for x in (o["id"], o["answer"], o["verdict"], o.get("message", "")) if x))
+s = d["summary"]
+print({k: v for k, v in s.items() if k != "seconds"}, d["solver"])
+'
+echo "--- input errors: exit 2"
+kc prove --timeout 0 data/vacuous.kcontract
+kc prove nosuch.kcontract
