@@ -7,7 +7,7 @@ K=../../stdlib/ops/kernels
 for spec in add:elementwise mul:elementwise relu:elementwise gelu:elementwise gelu_tanh:elementwise \
   silu:elementwise exp:elementwise sum:reduce mean:reduce amax:reduce softmax:softmax \
   log_softmax:softmax layernorm:norms rmsnorm:norms matmul:matmul bmm:matmul attention:attention \
-  attention_causal:attention transpose:transpose cumsum:cumsum int8_gemm:int8_gemm; do
+  attention_causal:attention transpose:transpose cumsum:cumsum int8_gemm:int8_gemm embedding:embedding; do
   op=${spec%%:*}
   kc check --op "$op" --impl "$K/${spec#*:}.c" --max-memory 1G >"$WORK/out.txt"
   sed -n '/^kernel /{N;p}; /^\[exit/p' "$WORK/out.txt"
