@@ -38,14 +38,20 @@ Suite loadSuite(const std::string& path) {
   if (!ks || !ks.IsSequence() || ks.size() == 0) rd.fail(ks ? ks : root, "'kernels' must be a non-empty list");
   for (const auto& k : ks) {
     if (!k.IsMap()) rd.fail(k, "each kernel is a map with at least 'impl' and 'contract'");
-    rd.onlyKeys(k, {"name", "impl", "entry", "contract", "backend", "expect", "supports"}, "a kernel");
+    rd.onlyKeys(k, {"name", "impl", "entry", "contract", "op", "backend", "expect", "supports"}, "a kernel");
     SuiteKernel sk;
     sk.line = k.Mark().line + 1;
     if (!k["impl"]) rd.fail(k, "a kernel needs 'impl' (the source or .so to check)");
-    if (!k["contract"]) rd.fail(k, "a kernel needs 'contract' (a .kcontract file or a contract ID)");
+    if (!k["contract"] && !k["op"])
+      rd.fail(k, "a kernel needs 'contract' (a .kcontract file or a contract ID) or 'op' (a standard op)");
+    if (k["contract"] && k["op"]) rd.fail(k["op"], "give 'contract' or 'op', not both");
     sk.impl = rd.relative(rd.scalar(k["impl"], "'impl'"));
-    std::string contract = rd.scalar(k["contract"], "'contract'");
-    sk.contract = contract.ends_with(".kcontract") ? rd.relative(contract) : contract;
+    if (k["op"]) {
+      sk.op = rd.scalar(k["op"], "'op'");
+    } else {
+      std::string contract = rd.scalar(k["contract"], "'contract'");
+      sk.contract = contract.ends_with(".kcontract") ? rd.relative(contract) : contract;
+    }
     if (k["name"]) sk.name = rd.scalar(k["name"], "'name'");
     if (k["entry"]) sk.entry = rd.scalar(k["entry"], "'entry'");
     sk.backend = k["backend"] ? rd.scalar(k["backend"], "'backend'") : s.backend;

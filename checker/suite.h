@@ -28,6 +28,7 @@ struct SuiteKernel {
   std::string impl;      // PATH (relative paths are relative to the suite's folder)
   std::string entry;     // empty: kc_<kernel name of the contract>
   std::string contract;  // a .kcontract path (relative to the suite) or a contract ID
+  std::string op;        // `op: NAME` instead of a contract: the op's standard contract std.op.NAME
   std::string backend;   // empty: the suite's backend, else host
   std::optional<std::string> expect;  // "pass" or "fail" (calibration); informational for check
   Supports supports;

@@ -31,6 +31,20 @@ std::string fileOf(const Compilation& c, const sema::ContractInfo& ct) {
   return c.sources.has(ct.range.file) ? c.sources.file(ct.range.file).path() : "";
 }
 
+// `--op NAME` or a suite's `op: NAME`: the op's standard contract ID, or "" after printing
+// the known ops.
+std::string opContract(const std::string& op, const std::vector<std::string>& includeDirs, const std::string& where) {
+  std::vector<std::string> known = standardOps(includeDirs);
+  std::string id = opContractId(op);
+  std::string name = id.substr(std::string("std.op.").size());
+  if (std::find(known.begin(), known.end(), name) != known.end()) return id;
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+  std::cerr << "kcontract check: " << where << "unknown op '" << op << "'; the standard ops are: "
+            << (list.empty() ? "(none found)" : list) << "\n";
+  return "";
+}
+
 }  // namespace
 
 backend::KernelRef kernelRef(const std::string& impl, const std::string& entry, const sema::ContractInfo& ct) {
@@ -42,7 +56,8 @@ backend::KernelRef kernelRef(const std::string& impl, const std::string& entry, 
     k.entry = impl.substr(colon + 1);
   }
   if (!entry.empty()) k.entry = entry;
-  if (k.entry.empty()) k.entry = "kc_" + ct.kernel->name;
+  // A contract whose scope is an op (std.ops.softmax) checks kc_softmax.
+  if (k.entry.empty()) k.entry = "kc_" + ct.kernel->name.substr(ct.kernel->name.rfind('.') + 1);
   return k;
 }
 
@@ -74,8 +89,13 @@ int buildJobs(Compilation& c, JobOptions& o, const GlobalOptions& opts, std::vec
     in.includeDirs = o.includeDirs;
     in.includeDirs.insert(in.includeDirs.end(), suite.includeDirs.begin(), suite.includeDirs.end());
     o.includeDirs = in.includeDirs;
-    for (const auto& k : suite.kernels)
+    for (auto& k : suite.kernels) {
+      if (!k.op.empty()) {
+        k.contract = opContract(k.op, o.includeDirs, suites[0] + ":" + std::to_string(k.line) + ": ");
+        if (k.contract.empty()) return kExitInput;
+      }
       if (std::find(in.targets.begin(), in.targets.end(), k.contract) == in.targets.end()) in.targets.push_back(k.contract);
+    }
     Targets chosen;
     if (!compileInputs(c, in, opts, Stage::Sema, chosen)) return kExitInput;
     for (const auto& k : suite.kernels) {
@@ -110,9 +130,10 @@ int buildJobs(Compilation& c, JobOptions& o, const GlobalOptions& opts, std::vec
   in.targets = contracts;
   in.includeDirs = o.includeDirs;
   if (!o.op.empty()) {
-    // Every contract under the roots whose kernel implements the op.
-    return fail("--op " + o.op + ": no contract under the search roots has a kernel that implements op '" + o.op +
-                "' (the standard op library is not shipped yet; name a contract instead)");
+    // The op's standard contract (stdlib/ops/NAME.kcontract), with every class it applies.
+    std::string id = opContract(o.op, o.includeDirs, "");
+    if (id.empty()) return kExitInput;
+    in.targets.push_back(id);
   }
   Targets chosen;
   if (!compileInputs(c, in, opts, Stage::Sema, chosen)) return kExitInput;

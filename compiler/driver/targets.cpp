@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "compiler/parse/parser.h"
 #include "stdlib/stdlib_path.h"
@@ -82,6 +83,22 @@ bool looksLikeContractId(const std::string& arg) {
   if (name.empty() || name.front() == '.' || name.back() == '.') return false;
   return std::all_of(name.begin(), name.end(),
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; });
+}
+
+std::string opContractId(const std::string& op) {
+  std::string name = op.starts_with("std.ops.") ? op.substr(8) : op;
+  return "std.op." + name;
+}
+
+std::vector<std::string> standardOps(const std::vector<std::string>& includeDirs) {
+  std::vector<Declared> declared;
+  size_t unparsable = 0;
+  for (const fs::path& root : searchRoots(includeDirs)) scanRoot(root, declared, unparsable);
+  std::set<std::string> names;
+  const std::string prefix = "std.op.";
+  for (const Declared& d : declared)
+    if (!d.isClass && d.id.starts_with(prefix)) names.insert(d.id.substr(prefix.size(), d.id.find('@') - prefix.size()));
+  return {names.begin(), names.end()};
 }
 
 Targets resolveTargets(const std::vector<std::string>& args, const std::vector<std::string>& includeDirs,

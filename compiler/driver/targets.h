@@ -25,6 +25,12 @@ bool looksLikeContractId(const std::string& arg);
 Targets resolveTargets(const std::vector<std::string>& args, const std::vector<std::string>& includeDirs,
                        DiagnosticEngine& diags);
 
+// The standard ops (stdlib/ops/NAME.kcontract): each op's standard contract is `std.op.NAME@V`.
+// standardOps lists the NAMEs of every such contract under the search roots, sorted, once each.
+std::vector<std::string> standardOps(const std::vector<std::string>& includeDirs);
+// The contract ID of an op given as `softmax` or `std.ops.softmax`: std.op.softmax (no version).
+std::string opContractId(const std::string& op);
+
 // Whether a contract is among the chosen (every contract when none was chosen by ID).
 inline bool isChosen(const Targets& t, const std::string& id) { return t.only.empty() || t.only.count(id) > 0; }
 

@@ -1,0 +1,27 @@
+/* Violating kc_cumsum (std.op.cumsum@1): a blocked scan whose in-block running sums (blocks
+ * of 8, one vector's worth) are kept in f16 registers; the block offsets are f32. On randn
+ * the in-block sums stay small and the error inside allclose's; with a large mean, or
+ * large values, the f16 sums lose most of their bits (spacing 0.5 at 1000) and overflow
+ * past 65504: std.prec.accumulator@1, signature low-precision-accumulator. */
+#include "../kc_host.h"
+
+int kc_cumsum(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  if (args == NULL || nargs != 2) return KC_E_NARGS;
+  const kc_tensor *x = &args[0], *y = &args[1];
+  if (!kc_view_ok(x, 2) || !kc_view_ok(y, 2) || x->dtype != y->dtype) return KC_E_TENSOR;
+  if (!kc_same_shape(x, y)) return KC_E_SHAPE;
+  for (int64_t r = 0; r < x->shape[0]; ++r) {
+    float offset = 0.0f;
+    _Float16 run = 0;
+    for (int64_t h = 0; h < x->shape[1]; ++h) {
+      if (h % 8 == 0) {
+        offset += (float)run;
+        run = 0;
+      }
+      run += (_Float16)kc_ld(x, r * x->strides[0] + h * x->strides[1]);
+      kc_st(y, r * y->strides[0] + h * y->strides[1], offset + (float)run);
+    }
+  }
+  return KC_OK;
+}
