@@ -7,12 +7,12 @@
 
 int kc_cal_gelu(kc_tensor* args, int32_t nargs, void* stream) {
   (void)stream;
-  if (nargs != 2 || !cal_view_ok(&args[0], KC_F32, 1) || !cal_view_ok(&args[1], KC_F32, 1)) return 1;
-  const float* x = (const float*)args[0].data;
-  float* y = (float*)args[1].data;
-  for (int64_t i = 0; i < args[0].shape[0]; ++i) {
-    float v = x[i * args[0].strides[0]];
-    y[i * args[1].strides[0]] = 0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)));
-  }
+  if (nargs != 2 || !cal_view_ok(&args[0], KC_F32, 2) || !cal_view_ok(&args[1], KC_F32, 2)) return 1;
+  const kc_tensor *x = &args[0], *y = &args[1];
+  for (int64_t r = 0; r < x->shape[0]; ++r)
+    for (int64_t c = 0; c < x->shape[1]; ++c) {
+      float v = *cal_at2(x, r, c);
+      *cal_at2(y, r, c) = 0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)));
+    }
   return 0;
 }
