@@ -12,6 +12,9 @@
 #     cuda_illegal_address.cu CRASH  (an illegal memory access was encountered)
 #     cuda_bad_launch.cu      ERROR  (the kernel returns the launch error: invalid argument or configuration)
 #     cuda_leak.cu            FAIL   (device-memory-leak)
+#     cuda_hang.cu            TIMEOUT (the watchdog kills the worker; the run goes on)
+#  3. kcontract calibrate --all --backend cuda: the CUDA calibration pairs, three states each;
+#  4. kcontract check --op softmax on softmax.cu (PASS) and softmax_no_max.cu (FAIL overflow);
 # and everything kcontract prints. Exit 0 when every check came out as expected, else 1.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
@@ -74,7 +77,7 @@ fi
 
 echo
 echo "== 2. the attack kernels (small cases of examples/softmax/softmax.kcontract)"
-for k in cuda_private_stream cuda_illegal_address cuda_bad_launch cuda_leak; do
+for k in cuda_private_stream cuda_illegal_address cuda_bad_launch cuda_leak cuda_hang; do
   cat >"$work/$k.yaml" <<YAML
 kcontract-suite: 1
 backend: cuda
@@ -87,13 +90,15 @@ kernels:
 YAML
   echo
   echo "-- $k"
-  "$KC" check "$work/$k.yaml" --timeout 60 --format jsonl --out "$work/$k.jsonl" >"$work/$k.txt" 2>&1
+  limit=60; [[ $k == cuda_hang ]] && limit=5
+  "$KC" check "$work/$k.yaml" --timeout $limit --format jsonl --out "$work/$k.jsonl" >"$work/$k.txt" 2>&1
   rc=$?
   cat "$work/$k.txt"
   echo "[exit $rc] (${SECONDS} s so far)"
   count() { grep -c "\"verdict\":\"$1\"" "$work/$k.jsonl" 2>/dev/null || true; }
   total="$(grep -c '"verdict"' "$work/$k.jsonl" 2>/dev/null || true)"
   pass="$(count PASS)"; fail="$(count FAIL)"; crash="$(count CRASH)"; error="$(count ERROR)"; skipped="$(count SKIPPED)"
+  timeout="$(count TIMEOUT)"
   echo "verdicts: $total cases: PASS $pass, FAIL $fail, CRASH $crash, ERROR $error, SKIPPED $skipped"
   case "$k" in
     cuda_private_stream)
@@ -111,7 +116,34 @@ YAML
       expect "$k: every case FAIL with device-memory-leak" \
         "$([[ $total -gt 0 && $fail == "$total" ]] && grep -q 'device-memory-leak' "$work/$k.txt"; echo $?)" \
         "FAIL $fail of $total" ;;
+    cuda_hang)
+      expect "$k: every case TIMEOUT (watchdog, worker killed) and the run goes on" \
+        "$([[ $total -gt 0 && $timeout == "$total" ]]; echo $?)" "TIMEOUT $timeout of $total" ;;
   esac
+done
+
+echo
+echo "== 3. three-state calibration of the CUDA pairs (contracts/calibration.yaml, backend cuda)"
+"$KC" calibrate --all --backend cuda --timeout 60 >"$work/cal.txt" 2>&1
+rc=$?
+cat "$work/cal.txt"
+echo "[exit $rc] (${SECONDS} s so far)"
+expect "calibrate --all --backend cuda: every CUDA pair shows all three states" \
+  "$([[ $rc == 0 ]] && grep -qE 'calibrate: ([0-9]+) of \1 calibration pairs show all three states$' "$work/cal.txt"; echo $?)" "exit $rc"
+
+echo
+echo "== 4. check --op softmax on the CUDA softmax kernels (f32)"
+for k in softmax softmax_no_max; do
+  "$KC" check --op softmax --dtype f32 --backend cuda --timeout 60 --impl "examples/softmax/$k.cu:kc_acme_softmax" >"$work/op_$k.txt" 2>&1
+  rc=$?
+  sed -n '/^kernel /,$p' "$work/op_$k.txt"
+  echo "[exit $rc] (${SECONDS} s so far)"
+  if [[ $k == softmax ]]; then
+    expect "check --op softmax: softmax.cu passes" "$([[ $rc == 0 ]]; echo $?)" "exit $rc"
+  else
+    expect "check --op softmax: softmax_no_max.cu fails with overflow" \
+      "$([[ $rc == 1 ]] && grep -q 'overflow' "$work/op_$k.txt"; echo $?)" "exit $rc"
+  fi
 done
 
 echo
