@@ -5,6 +5,9 @@
 #ifdef KC_HAVE_CUDA
 #include "backends/cuda/cuda_backend.h"
 #endif
+#ifdef KC_HAVE_OPENCL
+#include "backends/opencl/opencl_backend.h"
+#endif
 
 namespace kc::backend {
 
@@ -43,6 +46,13 @@ std::unique_ptr<Backend> makeBackend(const std::string& name) {
   if (name == "cuda")
     return std::make_unique<AbsentBackend>(name, "the cuda backend is not built into this kcontract (CMake found no CUDA "
                                                  "toolkit when it was built)");
+#endif
+#ifdef KC_HAVE_OPENCL
+  if (name == "opencl") return std::make_unique<OpenClBackend>();
+#else
+  if (name == "opencl")
+    return std::make_unique<AbsentBackend>(name, "the opencl backend is not built into this kcontract (CMake found no "
+                                                 "OpenCL headers and library when it was built)");
 #endif
   return std::make_unique<AbsentBackend>(name, "the " + name + " backend is not built into this kcontract yet");
 }

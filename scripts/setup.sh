@@ -14,6 +14,8 @@ PACKAGES=(
   libopenblas-dev
   # fuzzing (libFuzzer) with clang
   clang libclang-rt-14-dev
+  # OpenCL backend: headers, the ICD loader, and PoCL (a CPU OpenCL device) to run it on
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
 )
 
 missing=()
