@@ -1,6 +1,7 @@
 #include <memory>
 
 #include "backends/backend.h"
+#include "backends/exec/exec_backend.h"
 #include "backends/host/host_backend.h"
 #ifdef KC_HAVE_CUDA
 #include "backends/cuda/cuda_backend.h"
@@ -40,6 +41,7 @@ std::vector<std::string> backendNames() { return {"host", "cuda", "opencl", "exe
 
 std::unique_ptr<Backend> makeBackend(const std::string& name) {
   if (name == "host") return std::make_unique<HostBackend>();
+  if (name == "exec") return std::make_unique<ExecBackend>();
 #ifdef KC_HAVE_CUDA
   if (name == "cuda") return std::make_unique<CudaBackend>();
 #else
