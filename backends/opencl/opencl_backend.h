@@ -9,7 +9,7 @@
 //
 // Process model. Like the CUDA backend, the checker process never initialises OpenCL:
 // PoCL starts worker threads on its first call, and a child forked afterwards has the
-// runtime's state but not its threads, so its first kernel waits forever. probe() asks
+// runtime's state but not its threads: it hangs in OpenCL until killed. probe() asks
 // its questions in a short-lived child (backends/child_query.h); each worker selects the
 // device, creates the context and the queue in load().
 //
