@@ -46,6 +46,13 @@ KC_TORCH_DEVICE=cuda "$KC" check examples/suite_torch.yaml --expect --timeout 30
 rc=$?
 cat "$work/torch.txt"
 expect "suite_torch.yaml on cuda: every kernel got the verdict it expects" $rc "kcontract exited $rc"
+# --expect counts any non-pass as "fail": the buggy functions must FAIL, with their signatures.
+! grep -q '"verdict":"\(ERROR\|CRASH\|TIMEOUT\|SKIPPED\|MISTRUSTED\)"' "$work/torch.jsonl"
+expect "suite_torch.yaml on cuda: no case ERROR, CRASH, TIMEOUT, SKIPPED or MISTRUSTED" $? "see the cases above"
+grep -q '"kernel":"[^"]*softmax_no_max.kcexec[^"]*".*"verdict":"FAIL".*"signatures":\["overflow"\]' "$work/torch.jsonl"
+expect "softmax_no_max FAILs with overflow" $? "no FAIL line with the overflow signature"
+grep -q '"kernel":"[^"]*relu_nan.kcexec[^"]*".*"verdict":"FAIL".*"signatures":\["nan-swallowed"\]' "$work/torch.jsonl"
+expect "relu_nan FAILs with nan-swallowed" $? "no FAIL line with the nan-swallowed signature"
 
 echo "== 2. the backends agree (host, cuda, opencl)"
 "$KC" check examples/suite.yaml --format jsonl --out "$work/host.jsonl" >/dev/null 2>&1

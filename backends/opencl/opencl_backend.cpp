@@ -169,6 +169,35 @@ struct ClBuffer {
   cl_mem sub = nullptr;
 };
 
+std::string envOr(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+// Where kernels' host files find CL/cl.h and libOpenCL: $KC_OPENCL_INCLUDE_DIR and
+// $KC_OPENCL_LIBRARY, else what CMake found when kcontract was built, else (a bundle
+// carried to a machine without them) the CUDA toolkit's copies.
+std::string openclIncludeDir() {
+  std::error_code ec;
+  std::string built = KC_OPENCL_INCLUDE_DIR;
+  if (!fs::exists(fs::path(built) / "CL" / "cl.h", ec) && fs::exists("/usr/local/cuda/include/CL/cl.h", ec))
+    built = "/usr/local/cuda/include";
+  return envOr("KC_OPENCL_INCLUDE_DIR", built);
+}
+
+std::string openclLibrary() {
+  std::error_code ec;
+  std::string built = KC_OPENCL_LIBRARY;
+  if (!fs::exists(built, ec)) {
+    for (const char* p : {"/usr/lib/x86_64-linux-gnu/libOpenCL.so.1", "/usr/local/cuda/lib64/libOpenCL.so"})
+      if (fs::exists(p, ec)) {
+        built = p;
+        break;
+      }
+  }
+  return envOr("KC_OPENCL_LIBRARY", built);
+}
+
 }  // namespace
 
 OpenClBackend::~OpenClBackend() {
@@ -201,9 +230,9 @@ Prepared OpenClBackend::prepare(const KernelRef& kernel) {
   r.kind = "opencl";
   const char* cc = std::getenv(cpp ? "CXX" : "CC");
   r.command = {cc && *cc ? cc : (cpp ? "c++" : "cc"), cpp ? "-std=c++17" : "-std=c11", "-O2", "-fPIC", "-shared",
-               "-I" + include, "-I" KC_OPENCL_INCLUDE_DIR, "-DCL_TARGET_OPENCL_VERSION=120",
+               "-I" + include, "-I" + openclIncludeDir(), "-DCL_TARGET_OPENCL_VERSION=120",
                "-DKC_KERNEL_DIR=\"" + dir.string() + "\""};
-  r.linkFlags = {KC_OPENCL_LIBRARY};
+  r.linkFlags = {openclLibrary()};
   r.extraKeyFiles = {include + "/kcontract/abi.h", include + "/kcontract/opencl.h"};
   CompileResult built = compileCached(r);
   return {built.library, built.cached};
