@@ -23,6 +23,14 @@ struct BackendError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// One kernel argument as the worker describes it to the backend (ABI order): its name in
+// the contract and whether it is an output. Only the exec backend needs it (the names go
+// into its request manifest); in-process backends ignore it.
+struct ArgDesc {
+  std::string name;
+  bool output = false;
+};
+
 // Whether this machine can run the backend at all; when not, every case is SKIPPED with `reason`.
 struct Availability {
   bool available = false;
@@ -58,6 +66,13 @@ class Backend {
   // Device memory (host memory on the host backend). Throws BackendError when it fails.
   virtual void* allocate(size_t bytes) = 0;
   virtual void release(void* buffer) = 0;
+  // The `data` the kernel gets for a view starting `byteOffset` bytes into `buffer` (from
+  // allocate()). Called once per buffer, right after allocate() and before any copy. Buffers
+  // that are addresses (host, CUDA) add the offset; the OpenCL backend returns a sub-buffer
+  // (a cl_mem whose origin is the view's first element).
+  virtual void* view(void* buffer, size_t byteOffset) { return static_cast<uint8_t*>(buffer) + byteOffset; }
+  // The kernel's arguments, once per worker after load() (the exec backend names them).
+  virtual void describeArgs(const std::vector<ArgDesc>& args) { (void)args; }
   virtual void copyIn(void* device, const void* host, size_t bytes) = 0;
   virtual void copyOut(void* host, const void* device, size_t bytes) = 0;
   // Writes `pattern` repeated over `bytes` bytes (bytes a multiple of the pattern's size).

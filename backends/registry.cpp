@@ -1,9 +1,13 @@
 #include <memory>
 
 #include "backends/backend.h"
+#include "backends/exec/exec_backend.h"
 #include "backends/host/host_backend.h"
 #ifdef KC_HAVE_CUDA
 #include "backends/cuda/cuda_backend.h"
+#endif
+#ifdef KC_HAVE_OPENCL
+#include "backends/opencl/opencl_backend.h"
 #endif
 
 namespace kc::backend {
@@ -37,12 +41,20 @@ std::vector<std::string> backendNames() { return {"host", "cuda", "opencl", "exe
 
 std::unique_ptr<Backend> makeBackend(const std::string& name) {
   if (name == "host") return std::make_unique<HostBackend>();
+  if (name == "exec") return std::make_unique<ExecBackend>();
 #ifdef KC_HAVE_CUDA
   if (name == "cuda") return std::make_unique<CudaBackend>();
 #else
   if (name == "cuda")
     return std::make_unique<AbsentBackend>(name, "the cuda backend is not built into this kcontract (CMake found no CUDA "
                                                  "toolkit when it was built)");
+#endif
+#ifdef KC_HAVE_OPENCL
+  if (name == "opencl") return std::make_unique<OpenClBackend>();
+#else
+  if (name == "opencl")
+    return std::make_unique<AbsentBackend>(name, "the opencl backend is not built into this kcontract (CMake found no "
+                                                 "OpenCL headers and library when it was built)");
 #endif
   return std::make_unique<AbsentBackend>(name, "the " + name + " backend is not built into this kcontract yet");
 }

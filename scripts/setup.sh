@@ -14,6 +14,10 @@ PACKAGES=(
   libopenblas-dev
   # fuzzing (libFuzzer) with clang
   clang libclang-rt-14-dev
+  # OpenCL backend: headers, the ICD loader, and PoCL (a CPU OpenCL device) to run it on
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+  # exec backend tests: NumPy adaptors, and the PyTorch adaptor on the CPU (~1 GB installed)
+  python3-numpy python3-torch
 )
 
 missing=()

@@ -83,6 +83,7 @@ CompileResult compileCached(const CompileRequest& r) {
   if (!fs::is_regular_file(r.source)) throw BackendError("no kernel source '" + r.source + "'");
   Hasher h;
   for (const auto& part : r.command) h.add(part);
+  for (const auto& part : r.linkFlags) h.add(part);
   h.add(fs::path(r.source).extension().string());
   h.add(readAll(r.source));
   for (const auto& f : r.extraKeyFiles) h.add(readAll(f));
@@ -99,6 +100,7 @@ CompileResult compileCached(const CompileRequest& r) {
   argv.push_back(r.source);
   argv.push_back("-o");
   argv.push_back(tmp.string());
+  argv.insert(argv.end(), r.linkFlags.begin(), r.linkFlags.end());
   std::string output;
   int status = runProcess(argv, output);
   if (status != 0) {

@@ -13,6 +13,7 @@ struct CompileRequest {
   std::vector<std::string> command;  // compiler and flags, without the source and -o
   std::string kind;                  // cache subfolder: host, cuda
   std::vector<std::string> extraKeyFiles;  // files whose text also goes into the key (headers)
+  std::vector<std::string> linkFlags;      // after the source and -o (libraries: -lOpenCL)
 };
 
 struct CompileResult {

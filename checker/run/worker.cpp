@@ -62,16 +62,24 @@ std::string signalName(int sig) {
     be.load(r.prepared, r.entry);
     shared->phase = 1;
     size_t n = s.args.size();
-    std::vector<void*> device(n, nullptr);
+    std::vector<backend::ArgDesc> descs;
+    for (const ArgSpec& spec : s.args) descs.push_back({spec.name, spec.output});
+    be.describeArgs(descs);
+    std::vector<void*> device(n, nullptr), views(n, nullptr);
     std::vector<std::vector<uint8_t>> scalars(n);
-    for (size_t a = 0; a < n; ++a) device[a] = be.allocate(s.args[a].imageBytes());
+    for (size_t a = 0; a < n; ++a) {
+      device[a] = be.allocate(s.args[a].imageBytes());
+      // The view's first element, past the leading canary and the view's offset.
+      if (!s.args[a].scalar)
+        views[a] = be.view(device[a], kCanaryBytes + static_cast<size_t>(s.args[a].offset) * s.args[a].elementBytes());
+    }
     for (int launch = 0; launch < r.repeats; ++launch) {
       std::vector<kc_tensor> args(n);
       for (size_t a = 0; a < n; ++a) {
         const ArgSpec& spec = s.args[a];
         const uint8_t* image = mem.at(inOffsets[a]);  // pristine input / output template
         be.copyIn(device[a], image, spec.imageBytes());
-        void* data = static_cast<uint8_t*>(device[a]) + kCanaryBytes + static_cast<size_t>(spec.offset) * spec.elementBytes();
+        void* data = views[a];
         if (spec.scalar) {  // rank 0: always a host pointer (DESIGN.md §5)
           scalars[a].assign(image + kCanaryBytes, image + kCanaryBytes + spec.storageBytes());
           data = scalars[a].data();

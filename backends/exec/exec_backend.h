@@ -1,0 +1,62 @@
+#pragma once
+// The exec backend (docs/backends.md, "The exec backend and its protocol"): the kernel runs
+// in another process, any runtime, through an adaptor program. The kernel reference is an
+// exec spec, a JSON file NAME.kcexec:
+//
+//   {"command": ["python3", "../adaptors/pytorch/kc_torch.py", "my_kernels:softmax"],
+//    "env": {"KC_TORCH_DEVICE": "cpu"}}
+//
+// For each launch the worker writes the inputs as .npy files and a request manifest
+// (request.json) into a private folder, runs the command — no shell, argv exactly as
+// written, the request's path appended, the spec's folder as the working directory — and
+// reads the outputs back from the .npy files its response manifest (response.json) names.
+// Buffers are host memory, so the checker judges the outputs exactly as on the in-process
+// backends. A nonzero exit is an ERROR with the tail of the adaptor's stderr; death on a
+// signal is a CRASH; the worker's time limit covers the adaptor too (it dies with the worker).
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+
+namespace kc::backend {
+
+// A parsed .kcexec file.
+struct ExecSpec {
+  std::vector<std::string> command;                      // argv; argv[0] found on PATH when it has no '/'
+  std::vector<std::pair<std::string, std::string>> env;  // added to the environment
+  std::string dir;                                       // the spec's folder: the working directory
+};
+
+// Throws BackendError with the file and what is wrong.
+ExecSpec readExecSpec(const std::string& path);
+
+class ExecBackend : public Backend {
+ public:
+  ~ExecBackend() override;
+  std::string name() const override { return "exec"; }
+  Availability probe() override;
+  Prepared prepare(const KernelRef& kernel) override;
+  void load(const Prepared& prepared, const std::string& entry) override;
+  void describeArgs(const std::vector<ArgDesc>& args) override { args_ = args; }
+  void* allocate(size_t bytes) override;
+  void release(void* buffer) override;
+  void copyIn(void* device, const void* host, size_t bytes) override;
+  void copyOut(void* host, const void* device, size_t bytes) override;
+  void fill(void* device, const std::vector<uint8_t>& pattern, size_t bytes) override;
+  int launch(kc_tensor* args, int32_t nargs) override;
+  void synchronize() override {}
+  std::string fault() override { return pendingFault_; }
+
+ private:
+  std::string runFolder();  // one private folder per run (mkdtemp), removed by the checker
+
+  ExecSpec spec_;
+  std::string entry_;
+  std::vector<ArgDesc> args_;
+  int launches_ = 0;
+  std::string root_;    // the run's folder; created by prepare() in the checker process
+  int rootOwner_ = 0;   // the pid that created it and removes it
+  std::string pendingFault_;
+};
+
+}  // namespace kc::backend
