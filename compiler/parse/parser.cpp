@@ -1,14 +1,22 @@
 #include "compiler/parse/parser.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <condition_variable>
+#include <cstdint>
 #include <functional>
+#include <mutex>
+#include <vector>
 
 #include "KContractLexer.h"
 #include "KContractParser.h"
 #include "antlr4-runtime.h"
 #include "compiler/parse/locator.h"
+#include "compiler/parse/parse_arena.h"
 #include "compiler/parse/recovery.h"
+#include "compiler/parse/runtime_speed.h"
 #include "compiler/parse/syntax_errors.h"
 #include "compiler/parse/transformer.h"
 
@@ -17,22 +25,93 @@ namespace kc::parse {
 namespace {
 
 // Rule nesting the parser accepts; deeper input is reported, never allowed to exhaust the stack.
-constexpr size_t kMaxRuleDepth = 1200;  // about 80 nested parentheses
+// 1193 accepts exactly the prefix chains (1186 signs in a statement) that the grammar with one
+// rule per precedence level accepted at its limit of 1200.
+constexpr size_t kMaxRuleDepth = 1193;
 constexpr size_t kParseStackBytes = 256u << 20;
 
 struct TooDeep {
   antlr4::Token* at;
 };
 
+// Refuses rule nesting deeper than kMaxRuleDepth, in O(1) per rule entry. exitRule is not
+// virtual, so the parser keeps the chain of contexts from the root in `open_` and drops the
+// ones already left lazily, when a new context is entered under one below them. A context
+// that replaces another (a labelled alternative, or a left-recursive rule's context so far
+// becoming the left operand of `a + b`) has the same parent, so it takes the other's place.
 class GuardedParser : public KContractParser {
  public:
-  using KContractParser::KContractParser;
-  // exitRule is not virtual, so the depth is read from the context chain (cheap at the
-  // depths real contracts reach; bounded by the limit for hostile input).
-  void enterRule(antlr4::ParserRuleContext* ctx, size_t state, size_t rule) override {
-    if (static_cast<size_t>(ctx->depth()) > kMaxRuleDepth) throw TooDeep{getCurrentToken()};
-    KContractParser::enterRule(ctx, state, rule);
+  explicit GuardedParser(antlr4::TokenStream* input) : KContractParser(input) {
+    // setInterpreter deletes the generated simulator; the generated destructor deletes ours.
+    setInterpreter(new ParserSimulator(this, *getInterpreter<antlr4::atn::ParserATNSimulator>()));
   }
+
+  // Parser::enterRule, without its dynamic_cast of the parent (a ParserRuleContext, always).
+  void enterRule(antlr4::ParserRuleContext* ctx, size_t state, size_t) override {
+    open(ctx);
+    reserveChildren(ctx);
+    setState(state);
+    _ctx = ctx;
+    _ctx->start = _input->LT(1);
+    if (_buildParseTrees && _ctx->parent) static_cast<antlr4::ParserRuleContext*>(_ctx->parent)->addChild(_ctx);
+    if (!_parseListeners.empty()) triggerEnterRuleEvent();
+  }
+  // Parser::enterOuterAlt, likewise: a labelled alternative's context replaces the rule's.
+  void enterOuterAlt(antlr4::ParserRuleContext* ctx, size_t alt) override {
+    ctx->setAltNumber(alt);
+    reserveChildren(ctx);
+    if (_buildParseTrees && _ctx != ctx && _ctx->parent) {
+      auto* parent = static_cast<antlr4::ParserRuleContext*>(_ctx->parent);
+      parent->removeLastChild();
+      parent->addChild(ctx);
+    }
+    _ctx = ctx;
+  }
+  // Entry to a left-recursive rule (opExpr).
+  void enterRecursionRule(antlr4::ParserRuleContext* ctx, size_t state, size_t rule, int precedence) override {
+    open(ctx);
+    reserveChildren(ctx);
+    KContractParser::enterRecursionRule(ctx, state, rule, precedence);
+  }
+  // The current context becomes the left operand of `ctx`; this runs before it is re-parented.
+  void pushNewRecursionContext(antlr4::ParserRuleContext* ctx, size_t state, size_t rule) override {
+    settle(ctx);
+    reserveChildren(ctx);
+    KContractParser::pushNewRecursionContext(ctx, state, rule);
+  }
+  void reset() override {
+    open_.clear();
+    KContractParser::reset();
+  }
+
+ private:
+  // Room for three children from the start: the allocator's smallest block holds three
+  // pointers anyway, and growing one child at a time would take three allocations.
+  static void reserveChildren(antlr4::ParserRuleContext* ctx) {
+    if (ctx->children.capacity() == 0) ctx->children.reserve(3);
+  }
+  // Makes `ctx` the top of the chain, in place of a sibling or of the context it replaces.
+  void settle(antlr4::tree::ParseTree* ctx) {
+    while (!open_.empty()) {
+      antlr4::tree::ParseTree* top = open_.back();
+      if (top == ctx) return;
+      if (top->parent == ctx->parent) {
+        open_.back() = ctx;
+        return;
+      }
+      open_.pop_back();
+    }
+    for (antlr4::tree::ParseTree* p = ctx; p; p = p->parent) open_.push_back(p);  // not reached in practice
+    std::reverse(open_.begin(), open_.end());
+  }
+  void open(antlr4::ParserRuleContext* ctx) {
+    if (ctx->parent) settle(ctx->parent);
+    else open_.clear();
+    open_.push_back(ctx);
+    if (open_.size() > kMaxRuleDepth) throw TooDeep{getCurrentToken()};
+  }
+
+  std::vector<antlr4::tree::ParseTree*> open_;  // open_[i] is at depth i + 1
 };
 
 // Returns the byte offset of the first invalid UTF-8 sequence, or npos.
@@ -68,9 +147,9 @@ std::string normalizeComment(const std::string& text) {
   return out;
 }
 
-// Runs `fn` on a thread with a large stack: ANTLR's recursive descent and prediction
-// recurse with the nesting depth of the input.
-void runWithLargeStack(const std::function<void()>& fn) {
+// Runs `fn` on a new thread with a large stack (or here, when no thread can be made): ANTLR's
+// recursive descent and prediction recurse with the nesting depth of the input.
+void runOnNewThread(const std::function<void()>& fn) {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, kParseStackBytes);
@@ -88,6 +167,70 @@ void runWithLargeStack(const std::function<void()>& fn) {
   pthread_attr_destroy(&attr);
 }
 
+// A thread with a large stack that runs one job at a time for the thread that owns it:
+// ANTLR's recursive descent and prediction recurse with the nesting depth of the input. It
+// lives as long as its owner, so its arena and buffers serve every parse of that thread.
+class LargeStackThread {
+ public:
+  LargeStackThread() {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kParseStackBytes);
+    started_ = pthread_create(&thread_, &attr, &LargeStackThread::main, this) == 0;
+    pthread_attr_destroy(&attr);
+  }
+  ~LargeStackThread() {
+    if (!started_ || getpid() != pid_) return;  // a forked child has no such thread to join
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_one();
+    pthread_join(thread_, nullptr);
+  }
+  LargeStackThread(const LargeStackThread&) = delete;
+  LargeStackThread& operator=(const LargeStackThread&) = delete;
+
+  void run(const std::function<void()>& fn) {
+    if (!started_ || getpid() != pid_) {  // a forked child has no such thread
+      runOnNewThread(fn);
+      return;
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    job_ = &fn;
+    wake_.notify_one();
+    done_.wait(lock, [&] { return job_ == nullptr; });
+  }
+
+ private:
+  static void* main(void* self) {
+    auto* t = static_cast<LargeStackThread*>(self);
+    std::unique_lock<std::mutex> lock(t->mutex_);
+    for (;;) {
+      t->wake_.wait(lock, [&] { return t->job_ || t->stop_; });
+      if (!t->job_) return nullptr;
+      lock.unlock();
+      (*t->job_)();  // the jobs here catch every exception
+      lock.lock();
+      t->job_ = nullptr;
+      t->done_.notify_one();
+    }
+  }
+
+  pthread_t thread_{};
+  pid_t pid_ = getpid();
+  bool started_ = false;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void()>* job_ = nullptr;
+  bool stop_ = false;
+};
+
+void runWithLargeStack(const std::function<void()>& fn) {
+  static thread_local LargeStackThread thread;
+  thread.run(fn);
+}
+
 std::unique_ptr<ast::File> parseOnThisThread(uint32_t fileId, const SourceManager& sources, DiagnosticEngine& diags) {
   const SourceFile& source = sources.file(fileId);
   size_t bad = firstInvalidUtf8(source.text());
@@ -101,10 +244,16 @@ std::unique_ptr<ast::File> parseOnThisThread(uint32_t fileId, const SourceManage
   }
 
   Locator locator(fileId, source);
-  antlr4::ANTLRInputStream input(source.text());
+  // Every token and parse context is made from `arena` and destroyed before `use` ends.
+  static thread_local ParseArena arena;
+  ParseArena::Use use(arena);
+  SourceStream input(source.text());
   KContractLexer lexer(&input);
+  lexer.setTokenFactory(ArenaTokenFactory::instance());
+  lexer.setInterpreter(new LexerSimulator(&lexer, lexer.getATN(), KContractLexer::dfaCache(),
+                                          lexer.getInterpreter<antlr4::atn::LexerATNSimulator>()->getSharedContextCache()));
   lexer.removeErrorListeners();
-  antlr4::CommonTokenStream tokens(&lexer);
+  TokenBuffer tokens(&lexer);
   SyntaxErrorListener listener(locator, diags);
   if (!listener.reportLexicalErrors(tokens)) return nullptr;
 
@@ -139,10 +288,10 @@ std::unique_ptr<ast::File> parseOnThisThread(uint32_t fileId, const SourceManage
   if (listener.errors() > 0 || parser.getNumberOfSyntaxErrors() > 0) return nullptr;
 
   size_t before = diags.errorCount();
-  std::unique_ptr<ast::File> file = Transformer(locator, diags).file(tree);
+  std::unique_ptr<ast::File> file = Transformer(locator, tokens, diags).file(tree);
   file->fileId = fileId;
-  for (antlr4::Token* t : tokens.getTokens())
-    if (t->getChannel() == 2) file->comments.push_back(ast::Comment{normalizeComment(t->getText()), locator.range(t)});
+  for (size_t i = 0; i < tokens.size(); ++i)
+    if (antlr4::Token* t = tokens.get(i); t->getChannel() == 2) file->comments.push_back(ast::Comment{normalizeComment(t->getText()), locator.range(t)});
   if (diags.errorCount() > before) return nullptr;
   return file;
 }
