@@ -25,20 +25,25 @@ namespace kc::parse {
 namespace {
 
 // Rule nesting the parser accepts; deeper input is reported, never allowed to exhaust the stack.
-// 1193 accepts exactly the prefix chains (1186 signs in a statement) that the grammar with one
-// rule per precedence level accepted at its limit of 1200.
-constexpr size_t kMaxRuleDepth = 1193;
+// The depth is counted as the grammar with one rule per precedence level (before the
+// left-recursive opExpr) nested its contexts, so the limit and the token where it is reported
+// stay where they were: see oldDepth below.
+constexpr size_t kMaxRuleDepth = 1200;  // about 80 nested parentheses
 constexpr size_t kParseStackBytes = 256u << 20;
 
 struct TooDeep {
   antlr4::Token* at;
 };
 
-// Refuses rule nesting deeper than kMaxRuleDepth, in O(1) per rule entry. exitRule is not
-// virtual, so the parser keeps the chain of contexts from the root in `open_` and drops the
-// ones already left lazily, when a new context is entered under one below them. A context
-// that replaces another (a labelled alternative, or a left-recursive rule's context so far
-// becoming the left operand of `a + b`) has the same parent, so it takes the other's place.
+bool isNameToken(size_t type) {
+  using P = KContractParser;
+  return type == P::NAME || type == P::KW_SEEDS || type == P::KW_REPEATS || type == P::KW_DIMS || type == P::KW_VALUES ||
+         type == P::KW_LAYOUTS || type == P::KW_CELLS || type == P::KW_PERTURB || type == P::KW_LAYOUT ||
+         type == P::KW_BACKEND || type == P::KW_FAILS || type == P::KW_ONLY || type == P::KW_WHEN || type == P::KW_WRONG ||
+         type == P::KW_ERROR || type == P::KW_GROWS || type == P::KW_WITH || type == P::KW_DIFFERS || type == P::KW_RUN ||
+         type == P::KW_TO || type == P::KW_IMPLEMENTS;
+}
+
 class GuardedParser : public KContractParser {
  public:
   explicit GuardedParser(antlr4::TokenStream* input) : KContractParser(input) {
@@ -93,25 +98,92 @@ class GuardedParser : public KContractParser {
   // Makes `ctx` the top of the chain, in place of a sibling or of the context it replaces.
   void settle(antlr4::tree::ParseTree* ctx) {
     while (!open_.empty()) {
-      antlr4::tree::ParseTree* top = open_.back();
+      antlr4::tree::ParseTree* top = open_.back().ctx;
       if (top == ctx) return;
-      if (top->parent == ctx->parent) {
-        open_.back() = ctx;
+      if (top->parent == ctx->parent) {  // the same rule at the same place: the same depth
+        open_.back().ctx = ctx;
         return;
       }
       open_.pop_back();
     }
-    for (antlr4::tree::ParseTree* p = ctx; p; p = p->parent) open_.push_back(p);  // not reached in practice
-    std::reverse(open_.begin(), open_.end());
+    // Not reached in practice: rebuild the chain from the root.
+    std::vector<antlr4::tree::ParseTree*> chain;
+    for (antlr4::tree::ParseTree* p = ctx; p; p = p->parent) chain.push_back(p);
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+      open_.push_back(Open{*it, open_.empty() ? 1 : oldDepth(static_cast<antlr4::ParserRuleContext*>(*it))});
   }
   void open(antlr4::ParserRuleContext* ctx) {
     if (ctx->parent) settle(ctx->parent);
     else open_.clear();
-    open_.push_back(ctx);
-    if (open_.size() > kMaxRuleDepth) throw TooDeep{getCurrentToken()};
+    size_t depth = open_.empty() ? 1 : oldDepth(ctx);
+    open_.push_back(Open{ctx, depth});
+    if (depth + deepestAtEntry(ctx) > kMaxRuleDepth) throw TooDeep{getCurrentToken()};
   }
 
-  std::vector<antlr4::tree::ParseTree*> open_;  // open_[i] is at depth i + 1
+  // The depth the grammar with one rule per precedence level gave the context that `ctx`
+  // stands for, from its parent's (the top of open_). That grammar had one rule per level,
+  //   expr > quantifier > implication > disjunction > conjunction > comparison > additive
+  //   > multiplicative > unary > power > postfix > primary > number | ident | callee | reducer
+  // and an operand entered every level; opExpr stands for `unary` here.
+  size_t oldDepth(antlr4::ParserRuleContext* ctx) const {
+    using P = KContractParser;
+    size_t parentDepth = open_.back().depth;
+    auto* parent = static_cast<antlr4::ParserRuleContext*>(open_.back().ctx);
+    size_t rule = ctx->getRuleIndex();
+    switch (parent->getRuleIndex()) {
+      case P::RuleExpr:
+        if (rule == P::RuleOpExpr) return parentDepth + 8;  // expr > quantifier > implication ... > unary
+        if (rule == P::RuleBinder) return parentDepth + 2;  // expr > quantifier > binder
+        return parentDepth + 1;                             // quantifier > quantifier (the body)
+      case P::RuleOpExpr: {
+        if (rule == P::RuleExpr) {
+          // postfix > expr (an index); primary > expr (parentheses, |e|, if, call arguments)
+          for (antlr4::tree::ParseTree* c : parent->children)
+            if (children::isToken(c) && children::symbol(c)->getType() == P::LBRACK) return parentDepth + 3;
+          return parentDepth + 4;
+        }
+        if (rule == P::RuleBinder) return parentDepth + 4;  // primary > binder (a reduction)
+        // An operand of an operator: the last child is the operator.
+        const auto& kids = parent->children;
+        if (kids.empty() || !children::isToken(kids.back())) return parentDepth;
+        size_t op = children::symbol(kids.back())->getType();
+        if (op == P::CARET) return parentDepth + 2;                       // power > unary
+        if (op == P::ARROW) return parentDepth + 1;                       // implication > implication
+        if (kids.size() == 1 && (op == P::MINUS || op == P::BANG)) return parentDepth + 1;  // unary > unary
+        return parentDepth;  // e.g. additive > multiplicative, as for the left operand
+      }
+      default: return parentDepth + 1;
+    }
+  }
+
+  // How much deeper than `ctx` itself that grammar went before the next token.
+  size_t deepestAtEntry(antlr4::ParserRuleContext* ctx) {
+    using P = KContractParser;
+    size_t rule = ctx->getRuleIndex();
+    if (rule == P::RuleExpr) return 1;  // expr > quantifier
+    if (rule != P::RuleOpExpr) return 0;
+    size_t la = _input->LA(1);
+    if (la == P::MINUS || la == P::BANG) return 0;  // unary, a prefix operator
+    // unary > power > postfix > primary, then the primary's first rule
+    size_t extra = 3;
+    if (la == P::INT || la == P::FLOAT || la == P::HEXFLOAT) return extra + 1;  // number
+    bool reducer = la == P::KW_SUM || la == P::KW_PROD || la == P::KW_MAX || la == P::KW_MIN;
+    bool call = _input->LA(2) == P::LPAREN;
+    if (isNameToken(la)) return extra + (call ? 2 : 1);  // callee > ident, or ident
+    if (reducer && call) {
+      // reducer '(' binder ',' ...: a reduction (reducer); else a call (callee > reducer)
+      size_t after = _input->LA(4);
+      bool reduction = isNameToken(_input->LA(3)) && (after == P::COMMA || after == P::KW_IN);
+      return extra + (reduction ? 1 : 2);
+    }
+    return extra;  // y*, '(', '|', 'if'
+  }
+
+  struct Open {
+    antlr4::tree::ParseTree* ctx;
+    size_t depth;  // as the grammar with one rule per precedence level counted it
+  };
+  std::vector<Open> open_;  // the chain of contexts from the root
 };
 
 // Returns the byte offset of the first invalid UTF-8 sequence, or npos.
