@@ -298,9 +298,24 @@ class LargeStackThread {
   bool stop_ = false;
 };
 
+// The LargeStackThread of the calling thread. In a forked child it is never destroyed: the
+// parent's worker was waiting on its condition variable at the fork, and destroying that
+// condition variable in the child would wait for that waiter forever.
+class LargeStackThreadOfThisThread {
+ public:
+  ~LargeStackThreadOfThisThread() {
+    if (getpid() == pid_) delete thread_;
+  }
+  LargeStackThread& get() { return *thread_; }
+
+ private:
+  pid_t pid_ = getpid();
+  LargeStackThread* thread_ = new LargeStackThread;
+};
+
 void runWithLargeStack(const std::function<void()>& fn) {
-  static thread_local LargeStackThread thread;
-  thread.run(fn);
+  static thread_local LargeStackThreadOfThisThread thread;
+  thread.get().run(fn);
 }
 
 std::unique_ptr<ast::File> parseOnThisThread(uint32_t fileId, const SourceManager& sources, DiagnosticEngine& diags) {

@@ -2,6 +2,8 @@
 // newline rule, and the formatter's promises (idempotent, parse(fmt(x)) == parse(x), every
 // comment kept) over every .kcontract under tests/golden/fmt, tests/golden/parse and examples/.
 #include <catch2/catch.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -346,6 +348,23 @@ TEST_CASE("a long chain of a left-associative operator parses without deep nesti
     ++depth;
   }
   CHECK(depth == 3000);
+}
+
+// The parse runs on a large-stack thread kept per calling thread; a forked child (the checker
+// forks) has no such thread: it must parse on one of its own and exit without joining it.
+TEST_CASE("a forked child parses and exits", "[parse]") {
+  REQUIRE(parse(preContract("a + b"))->file());  // the parent's parse thread exists now
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    bool ok = parse(preContract("a * b"))->file() != nullptr;
+    std::exit(ok ? 0 : 1);  // runs the thread-local destructors
+  }
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(statements(preContract("a - b")) == "(- a b)\n");  // and the parent's thread still serves
 }
 
 // ---------------------------------------------------------------------------------------
