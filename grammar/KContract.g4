@@ -7,6 +7,13 @@
 // docs/language.md describes every rule below with examples.
 grammar KContract;
 
+// Every parse context derives from KContractContext, which parses allocate from an arena.
+options { contextSuperClass = KContractContext; }
+
+@parser::postinclude {
+#include "compiler/parse/parse_arena.h"
+}
+
 @lexer::members {
   // Open brackets, innermost last: '(' '[' '{'. A newline ends a statement only when no
   // '(' or '[' is open inside the innermost '{'.
@@ -48,10 +55,10 @@ grammar KContract;
   }
 
   // A name or keyword: any of them followed by `*` may be an oracle reference (`error*`).
+  // (By type, not text: these are exactly the tokens that start with a letter or '_'.)
   static bool isWord(const antlr4::Token& t) {
-    const std::string text = t.getText();
-    return !text.empty() && (isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_') &&
-           t.getType() != STRING && t.getType() != HEXFLOAT;
+    size_t type = t.getType();
+    return type == NAME || (type >= KW_KCONTRACT && type <= KW_TO);
   }
 
   // Could this character begin an operand right after `name*`? Then `*` multiplies.
@@ -73,18 +80,94 @@ grammar KContract;
     }
   }
 
+  // Blanks are skipped here rather than matched through the WS rule (the same characters:
+  // a run of [ \t\f\r] that does not start with the '\r' of a CRLF line end).
+  void skipBlanks() {
+    size_t c = _input->LA(1);
+    if (c != ' ' && c != '\t' && c != '\f' && (c != '\r' || _input->LA(2) == '\n')) return;
+    auto* sim = static_cast<antlr4::atn::LexerATNSimulator*>(_interpreter);
+    do {
+      sim->consume(_input);
+      c = _input->LA(1);
+    } while (c == ' ' || c == '\t' || c == '\f' || c == '\r');
+  }
+
+  // Lexer's versions dynamic_cast the simulator on every call, and CommonToken's constructor
+  // calls both for every token.
+  size_t getLine() const override { return static_cast<antlr4::atn::LexerATNSimulator*>(_interpreter)->getLine(); }
+  size_t getCharPositionInLine() override {
+    return static_cast<antlr4::atn::LexerATNSimulator*>(_interpreter)->getCharPositionInLine();
+  }
+
+  // The DFA cache of the rules, for a faster simulator (compiler/parse/runtime_speed.h).
+  static std::vector<antlr4::dfa::DFA>& dfaCache() { return _decisionToDFA; }
+
+  // antlr4::Lexer::nextToken without its three dynamic_casts and std::function per token:
+  // the same steps, for a lexer with one mode, no `more` and a char stream without marks.
+  std::unique_ptr<antlr4::Token> matchToken() {
+    auto* sim = static_cast<antlr4::atn::LexerATNSimulator*>(_interpreter);
+    for (;;) {
+      if (hitEOF) {
+        emitEOF();
+        return std::move(token);
+      }
+      token.reset();
+      channel = antlr4::Token::DEFAULT_CHANNEL;
+      tokenStartCharIndex = _input->index();
+      tokenStartCharPositionInLine = sim->getCharPositionInLine();
+      tokenStartLine = sim->getLine();
+      _text.clear();
+      type = antlr4::Token::INVALID_TYPE;
+      size_t ttype;
+      try {
+        ttype = sim->match(_input, mode);
+      } catch (antlr4::LexerNoViableAltException& e) {  // cannot happen: BAD_CHAR matches anything
+        notifyListeners(e);
+        recover(e);
+        ttype = SKIP;
+      }
+      if (_input->LA(1) == antlr4::Token::EOF) hitEOF = true;
+      if (type == antlr4::Token::INVALID_TYPE) type = ttype;
+      if (type == SKIP) continue;
+      if (!token) emit();
+      return std::move(token);
+    }
+  }
+
+  // The next token from the rules, with the bookkeeping of brackets and newlines done here
+  // (lexer actions would cost a seek and an action executor run per token).
+  std::unique_ptr<antlr4::Token> lexToken() {
+    for (;;) {
+      skipBlanks();
+      std::unique_ptr<antlr4::Token> next = matchToken();
+      switch (next->getType()) {
+        case LPAREN: opened('('); break;
+        case LBRACK: opened('['); break;
+        case LBRACE: opened('{'); break;
+        case RPAREN: closed(')'); break;
+        case RBRACK: closed(']'); break;
+        case RBRACE: closed('}'); break;
+        case NL:
+          if (!newlineEndsStatement()) continue;  // a line that goes on
+          break;
+        default: break;
+      }
+      return next;
+    }
+  }
+
   std::unique_ptr<antlr4::Token> nextToken() override {
-    std::unique_ptr<antlr4::Token> token = held ? std::move(held) : antlr4::Lexer::nextToken();
+    std::unique_ptr<antlr4::Token> token = held ? std::move(held) : lexToken();
     if (isWord(*token) && _input->LA(1) == '*' && !startsOperand(_input->LA(2))) {
       getInterpreter<antlr4::atn::LexerATNSimulator>()->consume(_input);
-      token = antlr4::CommonTokenFactory::DEFAULT->create({this, _input}, REF, token->getText() + "*",
+      token = _factory->create({this, _input}, REF, token->getText() + "*",
           antlr4::Token::DEFAULT_CHANNEL, token->getStartIndex(), token->getStopIndex() + 1, token->getLine(),
           token->getCharPositionInLine());
     }
     if (insideParens() && startsStatementOnly(token->getType())) {
       while (insideParens()) open.pop_back();
       size_t at = token->getStartIndex();
-      auto nl = antlr4::CommonTokenFactory::DEFAULT->create({this, _input}, NL, "\n",
+      auto nl = _factory->create({this, _input}, NL, "\n",
           antlr4::Token::DEFAULT_CHANNEL, at, at - 1, token->getLine(), token->getCharPositionInLine());
       held = std::move(token);
       beforeLastSignificant = lastSignificant;
@@ -114,14 +197,13 @@ grammar KContract;
 // Files
 // ---------------------------------------------------------------------------------------
 
-file        : sep* header stmtEnd (item stmtEnd)* EOF ;
+file        : (NL | SEMI)* header stmtEnd (item stmtEnd)* EOF ;
 header      : KW_KCONTRACT INT ;
 item        : importDecl | kernelDecl | opDecl | contractDecl | classDecl ;
-sep         : NL | SEMI ;
 // Every statement ends with newlines/';' or right before the '}' (or end of file) that
 // closes its block. A statement that does not end properly is where error recovery skips
 // to the end of the line, so the next statement is parsed normally.
-stmtEnd     : sep+ | {atBlockEnd()}? ;
+stmtEnd     : (NL | SEMI)+ | {atBlockEnd()}? ;
 
 importDecl  : KW_IMPORT qualifiedName ;
 
@@ -154,14 +236,14 @@ domain      : expr DOTDOT expr          # rangeDomain
 contractDecl : KW_CONTRACT contractId STRING? (NL? KW_APPLIES contractId (COMMA contractId)*)? NL? block ;
 classDecl    : KW_CLASS contractId STRING? NL? block ;
 
-block       : LBRACE sep* (section stmtEnd)* RBRACE ;
-section     : KW_SCOPE LBRACE sep* (scopeItem stmtEnd)* RBRACE                          # scopeSection
+block       : LBRACE (NL | SEMI)* (section stmtEnd)* RBRACE ;
+section     : KW_SCOPE LBRACE (NL | SEMI)* (scopeItem stmtEnd)* RBRACE                          # scopeSection
             | KW_PRE exprBlock                                                         # preSection
             | KW_POST exprBlock                                                        # postSection
             | KW_ORACLE precision? NL? defBlock                                        # oracleSection
             | KW_TOLERANCE defBlock                                                    # toleranceSection
-            | KW_PROTOCOL LBRACE sep* (protocolItem stmtEnd)* RBRACE                    # protocolSection
-            | KW_SIGNATURE qualifiedName NL? LBRACE sep* (signatureClause stmtEnd)* RBRACE # signatureSection
+            | KW_PROTOCOL LBRACE (NL | SEMI)* (protocolItem stmtEnd)* RBRACE                    # protocolSection
+            | KW_SIGNATURE qualifiedName NL? LBRACE (NL | SEMI)* (signatureClause stmtEnd)* RBRACE # signatureSection
             | ident anyBlock { sawUnknownItem = true; }                                # unknownSection
             ;
 // Balanced braces around anything: the body of a section this language does not have.
@@ -169,8 +251,8 @@ anyBlock    : LBRACE (anyBlock | ~(LBRACE | RBRACE))* RBRACE ;
 // The rest of a statement whose first word is not one this section knows.
 restOfLine  : ~(NL | SEMI | LBRACE | RBRACE)* ;
 precision   : ident (LPAREN INT RPAREN)? ;            // f64, mpfr(256)
-exprBlock   : LBRACE sep* (expr stmtEnd)* RBRACE ;
-defBlock    : LBRACE sep* (definition stmtEnd)* RBRACE ;
+exprBlock   : LBRACE (NL | SEMI)* (expr stmtEnd)* RBRACE ;
+defBlock    : LBRACE (NL | SEMI)* (definition stmtEnd)* RBRACE ;
 
 // --- scope ------------------------------------------------------------------------------
 scopeItem   : KW_KERNEL ident (COMMA ident)*                      # scopeKernels
@@ -226,40 +308,49 @@ signatureClause : KW_FAILS KW_ONLY? KW_WHEN expr                  # sigFailsWhen
 definition  : ident (LBRACK ident (COMMA ident)* RBRACK)? ASSIGN expr ;
 
 // ---------------------------------------------------------------------------------------
-// Expressions (lowest precedence first)
+// Expressions (docs/language.md §10.1 lists the precedence levels)
 // ---------------------------------------------------------------------------------------
 
-expr        : quantifier ;
-quantifier  : (KW_FORALL | KW_EXISTS) binder (COMMA binder)* COLON quantifier   # quantified
-            | implication                                                 # unquantified
+// A quantifier is a whole expression, the body of another quantifier or the inside of
+// parentheses; never the operand of an operator.
+expr        : (KW_FORALL | KW_EXISTS) binder (COMMA binder)* COLON expr   # quantified
+            | opExpr                                                     # unquantified
             ;
 binder      : ident (KW_IN expr DOTDOT expr)? ;
-implication : disjunction (ARROW implication)? ;                 // right-associative
-disjunction : conjunction (OROR conjunction)* ;
-conjunction : comparison (ANDAND comparison)* ;
-comparison  : additive (compareOp additive)* ;                     // a < b <= c chains
+// One left-recursive rule for every operator, highest precedence first (one parse context
+// per operator rather than one per precedence level). An operand is a primary with at most
+// one index list; the primaries are written out here, names, numbers and reduction keywords
+// as tokens (keep the names equal to the rule ident): no parse context of their own.
+opExpr      : ( (INT | FLOAT | HEXFLOAT)                                            // number
+              | REF                                                                 // y*
+              | (KW_SUM | KW_PROD | KW_MAX | KW_MIN) LPAREN binder COMMA expr RPAREN  // reduction
+              | ( NAME | KW_SEEDS | KW_REPEATS | KW_DIMS | KW_VALUES | KW_LAYOUTS | KW_CELLS | KW_PERTURB
+                | KW_LAYOUT | KW_BACKEND | KW_FAILS | KW_ONLY | KW_WHEN | KW_WRONG | KW_ERROR | KW_GROWS
+                | KW_WITH | KW_DIFFERS | KW_RUN | KW_TO | KW_IMPLEMENTS
+                | KW_SUM | KW_PROD | KW_MAX | KW_MIN
+                ) LPAREN (expr (COMMA expr)*)? RPAREN                               // call
+              | ( NAME | KW_SEEDS | KW_REPEATS | KW_DIMS | KW_VALUES | KW_LAYOUTS | KW_CELLS | KW_PERTURB
+                | KW_LAYOUT | KW_BACKEND | KW_FAILS | KW_ONLY | KW_WHEN | KW_WRONG | KW_ERROR | KW_GROWS
+                | KW_WITH | KW_DIFFERS | KW_RUN | KW_TO | KW_IMPLEMENTS
+                )                                                                   // name
+              | LPAREN expr RPAREN                                                  // parentheses
+              | BAR expr BAR                                                        // absolute value
+              | KW_IF expr KW_THEN expr KW_ELSE expr                                // conditional
+              ) (LBRACK expr (COMMA expr)* RBRACK)?                      # operand
+            | <assoc=right> opExpr CARET opExpr                          # powerExpr // -2^2 = -(2^2); 2^-1
+            | (MINUS | BANG) opExpr                                      # prefixExpr
+            | opExpr (STAR | SLASH | PERCENT) opExpr                     # mulExpr
+            | opExpr (PLUS | MINUS) opExpr                               # addExpr
+            | opExpr (EQ | NE | LT | LE | GT | GE) opExpr                # compareExpr // a < b <= c chains
+            | opExpr ANDAND opExpr                                       # andExpr
+            | opExpr OROR opExpr                                         # orExpr
+            | <assoc=right> opExpr ARROW opExpr                          # impliesExpr
+            ;
 compareOp   : EQ | NE | LT | LE | GT | GE ;
-additive    : multiplicative ((PLUS | MINUS) multiplicative)* ;
-multiplicative : unary ((STAR | SLASH | PERCENT) unary)* ;
-unary       : (MINUS | BANG) unary                                 # prefixUnary
-            | power                                                # plainUnary
-            ;
-power       : postfix (CARET unary)? ;                             // right-associative; -2^2 = -(2^2)
-postfix     : primary (LBRACK expr (COMMA expr)* RBRACK)? ;
-primary     : number                                               # numberPrimary
-            | REF                                                  # refPrimary
-            | reducer LPAREN binder COMMA expr RPAREN              # reductionPrimary
-            | callee LPAREN (expr (COMMA expr)*)? RPAREN           # callPrimary
-            | ident                                                # namePrimary
-            | LPAREN expr RPAREN                                   # parenPrimary
-            | BAR expr BAR                                         # absPrimary
-            | KW_IF expr KW_THEN expr KW_ELSE expr                          # conditionalPrimary
-            ;
-reducer     : KW_SUM | KW_PROD | KW_MAX | KW_MIN ;
-callee      : ident | reducer ;
 number      : INT | FLOAT | HEXFLOAT ;
 
-// Words that are keywords in one place but ordinary names everywhere else.
+// Words that are keywords in one place but ordinary names everywhere else (also written out
+// in opExpr).
 ident       : NAME | KW_SEEDS | KW_REPEATS | KW_DIMS | KW_VALUES | KW_LAYOUTS | KW_CELLS | KW_PERTURB
             | KW_LAYOUT | KW_BACKEND | KW_FAILS | KW_ONLY | KW_WHEN | KW_WRONG | KW_ERROR | KW_GROWS | KW_WITH
             | KW_DIFFERS | KW_RUN | KW_TO | KW_IMPLEMENTS ;
@@ -360,16 +451,18 @@ PERCENT   : '%' ;
 CARET     : '^' ;
 BANG      : '!' ;
 BAR       : '|' ;
-LPAREN    : '(' { opened('('); } ;
-RPAREN    : ')' { closed(')'); } ;
-LBRACK    : '[' { opened('['); } ;
-RBRACK    : ']' { closed(']'); } ;
-LBRACE    : '{' { opened('{'); } ;
-RBRACE    : '}' { closed('}'); } ;
+LPAREN    : '(' ;
+RPAREN    : ')' ;
+LBRACK    : '[' ;
+RBRACK    : ']' ;
+LBRACE    : '{' ;
+RBRACE    : '}' ;
 
 LINE_COMMENT  : '//' ~[\r\n]* -> channel(2) ;
 BLOCK_COMMENT : '/*' .*? '*/' -> channel(2) ;
-NL        : '\r'? '\n' { if (!newlineEndsStatement()) skip(); } ;
+// Brackets and NL: nextToken keeps count of open brackets and drops the NL of a line that
+// goes on.
+NL        : '\r'? '\n' ;
 WS        : [ \t\f\r]+ -> skip ;
 // Anything else is a single bad character, reported by the parse step with its location.
 BAD_CHAR  : . ;

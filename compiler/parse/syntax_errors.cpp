@@ -154,7 +154,9 @@ bool SyntaxErrorListener::reportLexicalErrors(antlr4::CommonTokenStream& tokens)
   // Brackets nested deeper than any contract needs make ANTLR's full-context prediction
   // slow (it merges prediction contexts as deep as the nesting): refuse them up front.
   int depth = 0;
-  for (antlr4::Token* t : tokens.getTokens()) {
+  const size_t count = tokens.size();
+  for (size_t i = 0; i < count; ++i) {
+    antlr4::Token* t = tokens.get(i);
     size_t type = t->getType();
     if (type == P::LPAREN || type == P::LBRACK || type == P::LBRACE) ++depth;
     if ((type == P::RPAREN || type == P::RBRACK || type == P::RBRACE) && depth > 0) --depth;
@@ -166,7 +168,8 @@ bool SyntaxErrorListener::reportLexicalErrors(antlr4::CommonTokenStream& tokens)
       return false;
     }
   }
-  for (antlr4::Token* t : tokens.getTokens()) {
+  for (size_t i = 0; i < count; ++i) {
+    antlr4::Token* t = tokens.get(i);
     if (t->getType() == KContractLexer::BAD_CHAR) {
       SourceRange r = locator_.range(t);
       if (claimLine(r.begin.line)) diags_.report(DiagCode::BadCharacter, r, "unexpected character '" + t->getText() + "'");

@@ -2,6 +2,9 @@
 // Converts ANTLR parse contexts into the project's AST (Kuzu's Transformer). Internal to the
 // parse step: nothing it includes escapes compiler/parse. It also reports the located errors
 // a grammar cannot express: whitespace inside names, numbers out of range, the version.
+#include <typeinfo>
+#include <vector>
+
 #include "KContractParser.h"
 #include "compiler/ast/ast.h"
 #include "compiler/diag/diagnostics.h"
@@ -9,9 +12,44 @@
 
 namespace kc::parse {
 
+// Children of a parse context, found without the generated accessors (which dynamic_cast
+// every child on every call). The transformer sees only trees without syntax errors, whose
+// children are rule contexts and terminal nodes, never error nodes.
+namespace children {
+
+inline bool isToken(antlr4::tree::ParseTree* t) { return typeid(*t) == typeid(antlr4::tree::TerminalNodeImpl); }
+inline antlr4::Token* symbol(antlr4::tree::ParseTree* t) { return static_cast<antlr4::tree::TerminalNode*>(t)->getSymbol(); }
+
+// The n-th child context of rule `rule` (KContractParser::RuleX), or null.
+template <class T>
+T* rule(antlr4::ParserRuleContext* ctx, size_t rule, size_t n = 0) {
+  for (antlr4::tree::ParseTree* c : ctx->children)
+    if (!isToken(c) && static_cast<antlr4::ParserRuleContext*>(c)->getRuleIndex() == rule && n-- == 0) return static_cast<T*>(c);
+  return nullptr;
+}
+
+// Every child context of rule `rule`.
+template <class T>
+std::vector<T*> rules(antlr4::ParserRuleContext* ctx, size_t rule) {
+  std::vector<T*> out;
+  for (antlr4::tree::ParseTree* c : ctx->children)
+    if (!isToken(c) && static_cast<antlr4::ParserRuleContext*>(c)->getRuleIndex() == rule) out.push_back(static_cast<T*>(c));
+  return out;
+}
+
+// The n-th child token of type `type`, or null.
+inline antlr4::Token* token(antlr4::ParserRuleContext* ctx, size_t type, size_t n = 0) {
+  for (antlr4::tree::ParseTree* c : ctx->children)
+    if (isToken(c) && symbol(c)->getType() == type && n-- == 0) return symbol(c);
+  return nullptr;
+}
+
+}  // namespace children
+
 class Transformer {
  public:
-  Transformer(const Locator& locator, DiagnosticEngine& diags) : loc_(locator), diags_(diags) {}
+  Transformer(const Locator& locator, const antlr4::BufferedTokenStream& tokens, DiagnosticEngine& diags)
+      : loc_(locator), tokens_(tokens), diags_(diags) {}
 
   std::unique_ptr<ast::File> file(KContractParser::FileContext* ctx);
 
@@ -40,29 +78,25 @@ class Transformer {
   ast::Ident ident(P::IdentContext* ctx);
   ast::QualifiedName qualifiedName(P::QualifiedNameContext* ctx);
   ast::ContractId contractId(P::ContractIdContext* ctx);
-  ast::StringLit string(antlr4::tree::TerminalNode* node);
+  ast::StringLit string(antlr4::Token* token);
   ast::Target target(P::TargetContext* ctx);
-  int smallInt(antlr4::tree::TerminalNode* node, const char* what);
+  int smallInt(antlr4::Token* token, const char* what);
+  std::string text(antlr4::ParserRuleContext* ctx) const;
   void requireTouching(antlr4::ParserRuleContext* ctx, const std::string& text, const char* what);
 
   // expressions (transformer_expr.cpp)
   ast::ExprPtr expr(P::ExprContext* ctx);
-  ast::ExprPtr quantifier(P::QuantifierContext* ctx);
-  ast::ExprPtr implication(P::ImplicationContext* ctx);
-  ast::ExprPtr binaryChain(antlr4::ParserRuleContext* ctx);
-  ast::ExprPtr operand(antlr4::tree::ParseTree* tree);
-  ast::ExprPtr comparison(P::ComparisonContext* ctx);
-  ast::ExprPtr unary(P::UnaryContext* ctx);
-  ast::ExprPtr power(P::PowerContext* ctx);
-  ast::ExprPtr postfix(P::PostfixContext* ctx);
-  ast::ExprPtr primary(P::PrimaryContext* ctx);
-  ast::ExprPtr number(P::NumberContext* ctx);
+  ast::ExprPtr opExpr(P::OpExprContext* ctx);
+  ast::ExprPtr operand(P::OpExprContext* ctx);
+  ast::ExprPtr primary(P::OpExprContext* ctx, size_t& end);
+  ast::ExprPtr number(antlr4::Token* token);
   ast::Binder binder(P::BinderContext* ctx);
   ast::SetExprPtr setExpr(P::SetExprContext* ctx);
   ast::SetExprPtr setTerm(P::SetTermContext* ctx);
   ast::SetExprPtr setAtom(P::SetAtomContext* ctx);
 
   const Locator& loc_;
+  const antlr4::BufferedTokenStream& tokens_;
   DiagnosticEngine& diags_;
 };
 

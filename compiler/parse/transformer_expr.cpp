@@ -14,106 +14,155 @@ std::unique_ptr<T> make(SourceRange r) {
 
 }  // namespace
 
-ast::ExprPtr Transformer::expr(P::ExprContext* ctx) { return quantifier(ctx->quantifier()); }
+// The transformer runs only on trees without syntax errors, so each context's children
+// follow its grammar alternative exactly: the code below tells alternatives and operands
+// apart by position, child count and token type, never by dynamic_cast (the hot path).
 
-ast::ExprPtr Transformer::quantifier(P::QuantifierContext* ctx) {
-  if (auto* u = dynamic_cast<P::UnquantifiedContext*>(ctx)) return implication(u->implication());
-  auto* q = static_cast<P::QuantifiedContext*>(ctx);
+namespace {
+
+using P = KContractParser;
+
+antlr4::Token* tokenOf(antlr4::tree::ParseTree* leaf) { return static_cast<antlr4::tree::TerminalNode*>(leaf)->getSymbol(); }
+
+const char* operatorText(size_t type) {
+  switch (type) {
+    case P::CARET: return "^";
+    case P::STAR: return "*";
+    case P::SLASH: return "/";
+    case P::PERCENT: return "%";
+    case P::PLUS: return "+";
+    case P::MINUS: return "-";
+    case P::EQ: return "==";
+    case P::NE: return "!=";
+    case P::LT: return "<";
+    case P::LE: return "<=";
+    case P::GT: return ">";
+    case P::GE: return ">=";
+    case P::ANDAND: return "&&";
+    case P::OROR: return "||";
+    case P::ARROW: return "->";
+    case P::BANG: return "!";
+    default: return "?";
+  }
+}
+
+bool isComparison(size_t type) {
+  return type == P::EQ || type == P::NE || type == P::LT || type == P::LE || type == P::GT || type == P::GE;
+}
+
+// Left-associative operators (and comparison chains): their parse trees grow to the left
+// without bound, so they are walked iteratively.
+bool isLeftAssociative(size_t type) { return type != P::CARET && type != P::ARROW; }
+
+// The operator of a binary opExpr (opExpr, operator, opExpr), or 0 for a prefix operator or
+// an operand (which begin with a token).
+size_t binaryOperator(P::OpExprContext* ctx) {
+  return children::isToken(ctx->children[0]) ? 0 : tokenOf(ctx->children[1])->getType();
+}
+
+P::OpExprContext* opChild(antlr4::ParserRuleContext* ctx, size_t i) { return static_cast<P::OpExprContext*>(ctx->children[i]); }
+P::ExprContext* exprChild(antlr4::ParserRuleContext* ctx, size_t i) { return static_cast<P::ExprContext*>(ctx->children[i]); }
+
+}  // namespace
+
+// expr : (forall | exists) binder (',' binder)* ':' expr  |  opExpr
+ast::ExprPtr Transformer::expr(P::ExprContext* ctx) {
+  const auto& children = ctx->children;
+  if (children.size() == 1) return opExpr(opChild(ctx, 0));
   auto node = make<ast::QuantifierExpr>(loc_.range(ctx));
-  node->isForall = q->KW_FORALL() != nullptr;
-  for (auto* b : q->binder()) node->binders.push_back(binder(b));
-  node->body = quantifier(q->quantifier());
+  node->isForall = ctx->getStart()->getType() == P::KW_FORALL;
+  for (size_t i = 1; i + 2 < children.size(); i += 2)
+    node->binders.push_back(binder(static_cast<P::BinderContext*>(children[i])));
+  node->body = expr(exprChild(ctx, children.size() - 1));
   return node;
 }
 
+// binder : ident ('in' expr '..' expr)?
 ast::Binder Transformer::binder(P::BinderContext* ctx) {
   ast::Binder b;
-  b.name = ident(ctx->ident());
-  if (ctx->KW_IN()) {
-    b.lo = expr(ctx->expr(0));
-    b.hi = expr(ctx->expr(1));
+  b.name = ident(static_cast<P::IdentContext*>(ctx->children[0]));
+  if (ctx->children.size() == 5) {
+    b.lo = expr(exprChild(ctx, 2));
+    b.hi = expr(exprChild(ctx, 4));
   }
   b.range = loc_.range(ctx);
   return b;
 }
 
-ast::ExprPtr Transformer::implication(P::ImplicationContext* ctx) {
-  ast::ExprPtr lhs = binaryChain(ctx->disjunction());
-  if (!ctx->ARROW()) return lhs;
-  auto node = make<ast::BinaryExpr>(loc_.range(ctx));
-  node->op = "->";
-  node->lhs = std::move(lhs);
-  node->rhs = implication(ctx->implication());
-  return node;
-}
-
-// Any operand of a left-associative chain (disjunction, conjunction, additive, multiplicative).
-ast::ExprPtr Transformer::operand(antlr4::tree::ParseTree* tree) {
-  // Operands of the chains are always rule contexts: tell them apart by rule index, which
-  // is far cheaper than dynamic_cast on this hot path.
-  auto* rule = static_cast<antlr4::ParserRuleContext*>(tree);
-  switch (rule->getRuleIndex()) {
-    case P::RuleComparison: return comparison(static_cast<P::ComparisonContext*>(rule));
-    case P::RuleUnary: return unary(static_cast<P::UnaryContext*>(rule));
-    default: return binaryChain(rule);
+ast::ExprPtr Transformer::opExpr(P::OpExprContext* ctx) {
+  const auto& children = ctx->children;
+  if (children.size() == 2) {  // prefix - or ! (an operand has one child, or three or more)
+    auto node = make<ast::UnaryExpr>(loc_.range(ctx));
+    node->op = tokenOf(children[0])->getType() == P::MINUS ? "-" : "!";
+    node->operand = opExpr(opChild(ctx, 1));
+    return node;
   }
-}
-
-// `a op b op c` with operator tokens between operands -> ((a op b) op c).
-ast::ExprPtr Transformer::binaryChain(antlr4::ParserRuleContext* ctx) {
-  ast::ExprPtr acc = operand(ctx->children[0]);
-  for (size_t i = 1; i + 1 < ctx->children.size(); i += 2) {
-    ast::ExprPtr rhs = operand(ctx->children[i + 1]);
-    auto node = make<ast::BinaryExpr>(SourceRange::span(acc->range, rhs->range));
-    node->op = ctx->children[i]->getText();
+  size_t op = binaryOperator(ctx);
+  if (op == 0) return operand(ctx);
+  if (!isLeftAssociative(op)) {  // ^ and ->: right-associative
+    ast::ExprPtr lhs = opExpr(opChild(ctx, 0));
+    ast::ExprPtr rhs = opExpr(opChild(ctx, 2));
+    auto node = make<ast::BinaryExpr>(SourceRange::span(lhs->range, rhs->range));
+    node->op = operatorText(op);
+    node->lhs = std::move(lhs);
+    node->rhs = std::move(rhs);
+    return node;
+  }
+  // `a op b op c`: the left spine of left-associative operators, outermost first.
+  std::vector<P::OpExprContext*> spine;
+  P::OpExprContext* bottom = ctx;
+  for (size_t t = op; t != 0 && isLeftAssociative(t); t = binaryOperator(bottom)) {
+    spine.push_back(bottom);
+    bottom = opChild(bottom, 0);
+  }
+  ast::ExprPtr acc = opExpr(bottom);
+  bool chaining = false;  // acc is the comparison chain of the context just below
+  for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
+    size_t type = tokenOf((*it)->children[1])->getType();
+    ast::ExprPtr rhs = opExpr(opChild(*it, 2));
+    SourceRange r = SourceRange::span(acc->range, rhs->range);
+    if (isComparison(type)) {
+      // `a < b <= c` is one comparison with two operators; `(a < b) <= c` is not.
+      if (!chaining) {
+        auto cmp = make<ast::CompareExpr>(r);
+        cmp->operands.push_back(std::move(acc));
+        acc = std::move(cmp);
+      }
+      auto& cmp = static_cast<ast::CompareExpr&>(*acc);
+      cmp.range = r;
+      cmp.operands.push_back(std::move(rhs));
+      cmp.ops.push_back(operatorText(type));
+      chaining = true;
+      continue;
+    }
+    auto node = make<ast::BinaryExpr>(r);
+    node->op = operatorText(type);
     node->lhs = std::move(acc);
     node->rhs = std::move(rhs);
     acc = std::move(node);
+    chaining = false;
   }
   return acc;
 }
 
-ast::ExprPtr Transformer::comparison(P::ComparisonContext* ctx) {
-  auto operands = ctx->additive();
-  if (operands.size() == 1) return binaryChain(operands[0]);
-  auto node = make<ast::CompareExpr>(loc_.range(ctx));
-  for (auto* a : operands) node->operands.push_back(binaryChain(a));
-  for (auto* op : ctx->compareOp()) node->ops.push_back(op->getText());
-  return node;
-}
-
-ast::ExprPtr Transformer::unary(P::UnaryContext* ctx) {
-  if (auto* p = dynamic_cast<P::PlainUnaryContext*>(ctx)) return power(p->power());
-  auto* u = static_cast<P::PrefixUnaryContext*>(ctx);
-  auto node = make<ast::UnaryExpr>(loc_.range(ctx));
-  node->op = u->MINUS() ? "-" : "!";
-  node->operand = unary(u->unary());
-  return node;
-}
-
-ast::ExprPtr Transformer::power(P::PowerContext* ctx) {
-  ast::ExprPtr base = postfix(ctx->postfix());
-  if (!ctx->CARET()) return base;
-  auto node = make<ast::BinaryExpr>(loc_.range(ctx));
-  node->op = "^";
-  node->lhs = std::move(base);
-  node->rhs = unary(ctx->unary());
-  return node;
-}
-
-ast::ExprPtr Transformer::postfix(P::PostfixContext* ctx) {
-  ast::ExprPtr base = primary(ctx->primary());
-  if (!ctx->LBRACK()) return base;
+// opExpr alternative operand: a primary, then at most one index list '[' expr (',' expr)* ']'.
+ast::ExprPtr Transformer::operand(P::OpExprContext* ctx) {
+  const auto& children = ctx->children;
+  size_t end = 0;  // one past the primary's last child
+  ast::ExprPtr base = primary(ctx, end);
+  if (end == children.size()) return base;
   auto node = make<ast::IndexExpr>(loc_.range(ctx));
   node->base = std::move(base);
-  for (auto* e : ctx->expr()) node->indices.push_back(expr(e));
+  for (size_t i = end + 1; i < children.size(); i += 2) node->indices.push_back(expr(exprChild(ctx, i)));
   return node;
 }
 
-ast::ExprPtr Transformer::number(P::NumberContext* ctx) {
-  auto node = make<ast::NumberExpr>(loc_.range(ctx));
-  node->text = ctx->getText();
-  node->numberKind = ctx->INT() ? ast::NumberKind::Int : ctx->FLOAT() ? ast::NumberKind::Float : ast::NumberKind::HexFloat;
+// An INT, FLOAT or HEXFLOAT token.
+ast::ExprPtr Transformer::number(antlr4::Token* token) {
+  auto node = make<ast::NumberExpr>(loc_.range(token));
+  node->text = token->getText();
+  size_t type = token->getType();
+  node->numberKind = type == P::INT ? ast::NumberKind::Int : type == P::FLOAT ? ast::NumberKind::Float : ast::NumberKind::HexFloat;
   if (node->numberKind == ast::NumberKind::Int) {
     try {
       const std::string& t = node->text;
@@ -127,127 +176,161 @@ ast::ExprPtr Transformer::number(P::NumberContext* ctx) {
   return node;
 }
 
-ast::ExprPtr Transformer::primary(P::PrimaryContext* ctx) {
-  SourceRange r = loc_.range(ctx);
-  if (auto* c = dynamic_cast<P::NumberPrimaryContext*>(ctx)) return number(c->number());
-  if (auto* c = dynamic_cast<P::RefPrimaryContext*>(ctx)) {
-    auto node = make<ast::RefExpr>(r);
-    std::string text = c->REF()->getText();
-    node->name = text.substr(0, text.size() - 1);
-    return node;
+// The primary that begins the children of an operand; `end` is set one past its last child.
+ast::ExprPtr Transformer::primary(P::OpExprContext* ctx, size_t& end) {
+  const auto& children = ctx->children;
+  antlr4::Token* first = ctx->getStart();
+  size_t type = first->getType();
+  if (children.size() > 1 && children::isToken(children[1]) && children::symbol(children[1])->getType() == P::LPAREN &&
+      type != P::LPAREN) {
+    // A call or a reduction: the name, '(' ... ')'.
+    end = 2;
+    while (!(children::isToken(children[end]) && children::symbol(children[end])->getType() == P::RPAREN)) ++end;
+    ++end;
+  } else {
+    switch (type) {
+      case P::LPAREN:
+      case P::BAR: end = 3; break;
+      case P::KW_IF: end = 6; break;
+      default: end = 1; break;  // a number, y* or a name
+    }
   }
-  if (auto* c = dynamic_cast<P::ReductionPrimaryContext*>(ctx)) {
-    auto node = make<ast::ReductionExpr>(r);
-    node->op = c->reducer()->getText();
-    node->var = binder(c->binder());
-    node->body = expr(c->expr());
-    return node;
+  auto lastToken = [](antlr4::tree::ParseTree* c) {
+    return children::isToken(c) ? children::symbol(c) : static_cast<antlr4::ParserRuleContext*>(c)->getStop();
+  };
+  SourceRange r = loc_.span(first, lastToken(children[end - 1]));
+  switch (type) {
+    case P::INT:
+    case P::FLOAT:
+    case P::HEXFLOAT: return number(first);
+    case P::REF: {
+      auto node = make<ast::RefExpr>(r);
+      std::string text = first->getText();
+      node->name = text.substr(0, text.size() - 1);
+      return node;
+    }
+    case P::LPAREN: {  // '(' expr ')'
+      auto node = make<ast::ParenExpr>(r);
+      node->inner = expr(exprChild(ctx, 1));
+      return node;
+    }
+    case P::BAR: {  // '|' expr '|'
+      auto node = make<ast::AbsExpr>(r);
+      node->operand = expr(exprChild(ctx, 1));
+      return node;
+    }
+    case P::KW_IF: {  // 'if' expr 'then' expr 'else' expr
+      auto node = make<ast::ConditionalExpr>(r);
+      node->cond = expr(exprChild(ctx, 1));
+      node->thenExpr = expr(exprChild(ctx, 3));
+      node->elseExpr = expr(exprChild(ctx, 5));
+      return node;
+    }
+    default: break;
   }
-  if (auto* c = dynamic_cast<P::CallPrimaryContext*>(ctx)) {
-    auto node = make<ast::CallExpr>(r);
-    node->callee = ast::Ident{c->callee()->getText(), loc_.range(c->callee())};
-    for (auto* e : c->expr()) node->args.push_back(expr(e));
-    return node;
-  }
-  if (auto* c = dynamic_cast<P::NamePrimaryContext*>(ctx)) {
+  if (end == 1) {  // a name
     auto node = make<ast::NameExpr>(r);
-    node->name = c->getText();
+    node->name = first->getText();
     return node;
   }
-  if (auto* c = dynamic_cast<P::ParenPrimaryContext*>(ctx)) {
-    auto node = make<ast::ParenExpr>(r);
-    node->inner = expr(c->expr());
+  // A reduction, reducer '(' binder ',' expr ')', has a binder where a call has an argument.
+  if (end == 6 && !children::isToken(children[2]) &&
+      static_cast<antlr4::ParserRuleContext*>(children[2])->getRuleIndex() == P::RuleBinder) {
+    auto node = make<ast::ReductionExpr>(r);
+    node->op = first->getText();
+    node->var = binder(static_cast<P::BinderContext*>(children[2]));
+    node->body = expr(exprChild(ctx, 4));
     return node;
   }
-  if (auto* c = dynamic_cast<P::AbsPrimaryContext*>(ctx)) {
-    auto node = make<ast::AbsExpr>(r);
-    node->operand = expr(c->expr());
-    return node;
-  }
-  auto* c = static_cast<P::ConditionalPrimaryContext*>(ctx);
-  auto node = make<ast::ConditionalExpr>(r);
-  node->cond = expr(c->expr(0));
-  node->thenExpr = expr(c->expr(1));
-  node->elseExpr = expr(c->expr(2));
+  // callee '(' (expr (',' expr)*)? ')'
+  auto node = make<ast::CallExpr>(r);
+  node->callee = ast::Ident{first->getText(), loc_.range(first)};
+  for (size_t i = 2; i + 1 < end; i += 2) node->args.push_back(expr(exprChild(ctx, i)));
   return node;
 }
 
 // --- protocol sets --------------------------------------------------------------------------
 
+// setExpr : setTerm (('+' | '|') setTerm)*
 ast::SetExprPtr Transformer::setExpr(P::SetExprContext* ctx) {
-  auto terms = ctx->setTerm();
-  if (terms.size() == 1) return setTerm(terms[0]);
+  if (ctx->children.size() == 1) return setTerm(static_cast<P::SetTermContext*>(ctx->children[0]));
   auto chain = std::make_unique<ast::SetExpr>();
   chain->kind = ast::SetKind::Chain;
   chain->range = loc_.range(ctx);
   for (size_t i = 0; i < ctx->children.size(); ++i) {
     if (i % 2 == 0) chain->items.push_back(setTerm(static_cast<P::SetTermContext*>(ctx->children[i])));
-    else chain->ops.push_back(ctx->children[i]->getText()[0]);
+    else chain->ops.push_back(children::symbol(ctx->children[i])->getText()[0]);
   }
   return chain;
 }
 
+// setTerm : '{' (setExpr (',' setExpr)*)? '}'  |  setAtom '..' setAtom
+//         | ident '(' (setArg (',' setArg)*)? ')'  |  setAtom
 ast::SetExprPtr Transformer::setTerm(P::SetTermContext* ctx) {
-  if (auto* a = dynamic_cast<P::SetAtomTermContext*>(ctx)) return setAtom(a->setAtom());
+  const auto& kids = ctx->children;
+  if (kids.size() == 1) return setAtom(static_cast<P::SetAtomContext*>(kids[0]));
   auto s = std::make_unique<ast::SetExpr>();
   s->range = loc_.range(ctx);
-  if (auto* c = dynamic_cast<P::SetLiteralContext*>(ctx)) {
+  if (ctx->getStart()->getType() == P::LBRACE) {
     s->kind = ast::SetKind::Literal;
-    for (auto* e : c->setExpr()) s->items.push_back(setExpr(e));
-  } else if (auto* c = dynamic_cast<P::SetRangeContext*>(ctx)) {
+    for (auto* e : children::rules<P::SetExprContext>(ctx, P::RuleSetExpr)) s->items.push_back(setExpr(e));
+  } else if (children::symbol(kids[1])->getType() == P::DOTDOT) {
     s->kind = ast::SetKind::Range;
-    s->items.push_back(setAtom(c->setAtom(0)));
-    s->items.push_back(setAtom(c->setAtom(1)));
+    s->items.push_back(setAtom(static_cast<P::SetAtomContext*>(kids[0])));
+    s->items.push_back(setAtom(static_cast<P::SetAtomContext*>(kids[2])));
   } else {
-    auto* call = static_cast<P::SetCallContext*>(ctx);
     s->kind = ast::SetKind::Call;
-    s->text = call->ident()->getText();
+    s->text = static_cast<antlr4::ParserRuleContext*>(kids[0])->getStart()->getText();  // ident
     // Positional values after a named argument extend its list: boundary(tiles: 32, 64).
-    for (auto* arg : call->setArg()) {
-      ast::SetExprPtr value = setExpr(arg->setExpr());
-      if (!arg->ident() && !s->argNames.empty() && !s->argNames.back().empty()) {
-        ast::SetExprPtr& named = s->items.back();
-        if (!named->bare) {
+    for (auto* arg : children::rules<P::SetArgContext>(ctx, P::RuleSetArg)) {  // (ident ':')? setExpr
+      bool named = arg->children.size() == 3;
+      ast::SetExprPtr value = setExpr(static_cast<P::SetExprContext*>(arg->children.back()));
+      if (!named && !s->argNames.empty() && !s->argNames.back().empty()) {
+        ast::SetExprPtr& last = s->items.back();
+        if (!last->bare) {
           auto list = std::make_unique<ast::SetExpr>();
           list->kind = ast::SetKind::Literal;
           list->bare = true;
-          list->range = named->range;
-          list->items.push_back(std::move(named));
-          named = std::move(list);
+          list->range = last->range;
+          list->items.push_back(std::move(last));
+          last = std::move(list);
         }
-        named->range = SourceRange::span(named->range, value->range);
-        named->items.push_back(std::move(value));
+        last->range = SourceRange::span(last->range, value->range);
+        last->items.push_back(std::move(value));
         continue;
       }
-      s->argNames.push_back(arg->ident() ? arg->ident()->getText() : "");
+      s->argNames.push_back(named ? arg->getStart()->getText() : "");
       s->items.push_back(std::move(value));
     }
   }
   return s;
 }
 
+// setAtom : '-'? number '%'?  |  INT '^' INT  |  ident  |  STRING  |  '(' expr ')'
 ast::SetExprPtr Transformer::setAtom(P::SetAtomContext* ctx) {
   auto s = std::make_unique<ast::SetExpr>();
   s->range = loc_.range(ctx);
-  if (auto* c = dynamic_cast<P::SetNumberContext*>(ctx)) {
-    s->kind = ast::SetKind::Number;
-    s->negative = c->MINUS() != nullptr;
-    s->percent = c->PERCENT() != nullptr;
-    s->text = c->number()->getText();
-  } else if (auto* c = dynamic_cast<P::SetPowerContext*>(ctx)) {
-    s->kind = ast::SetKind::Power;
-    s->text = c->INT(0)->getText();
-    s->text2 = c->INT(1)->getText();
-  } else if (auto* c = dynamic_cast<P::SetNameContext*>(ctx)) {
-    s->kind = ast::SetKind::Name;
-    s->text = c->getText();
-  } else if (auto* c = dynamic_cast<P::SetStringContext*>(ctx)) {
-    s->kind = ast::SetKind::String;
-    std::string text = c->STRING()->getText();
-    s->text = text.substr(1, text.size() - 2);
-  } else {
+  const auto& kids = ctx->children;
+  size_t first = ctx->getStart()->getType();
+  if (first == P::LPAREN) {
     s->kind = ast::SetKind::Arith;
-    s->arith = expr(static_cast<P::SetArithContext*>(ctx)->expr());
+    s->arith = expr(static_cast<P::ExprContext*>(kids[1]));
+  } else if (first == P::STRING) {
+    s->kind = ast::SetKind::String;
+    std::string text = ctx->getStart()->getText();
+    s->text = text.substr(1, text.size() - 2);
+  } else if (first == P::INT && kids.size() == 3) {
+    s->kind = ast::SetKind::Power;
+    s->text = children::symbol(kids[0])->getText();
+    s->text2 = children::symbol(kids[2])->getText();
+  } else if (first == P::MINUS || first == P::INT || first == P::FLOAT || first == P::HEXFLOAT) {
+    s->kind = ast::SetKind::Number;
+    s->negative = first == P::MINUS;
+    s->percent = children::isToken(kids.back()) && children::symbol(kids.back())->getType() == P::PERCENT;
+    s->text = static_cast<antlr4::ParserRuleContext*>(kids[s->negative ? 1 : 0])->getStart()->getText();  // number
+  } else {
+    s->kind = ast::SetKind::Name;
+    s->text = ctx->getStart()->getText();  // ident: one token
   }
   return s;
 }

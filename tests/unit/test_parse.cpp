@@ -2,6 +2,8 @@
 // newline rule, and the formatter's promises (idempotent, parse(fmt(x)) == parse(x), every
 // comment kept) over every .kcontract under tests/golden/fmt, tests/golden/parse and examples/.
 #include <catch2/catch.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -270,6 +272,99 @@ TEST_CASE("every golden and example file has valid ranges on every node", "[pars
     checkRanges(kc::ast::dumpJson(*p->file(), true), "", nodes);
     CHECK(nodes >= 1);
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// Operator precedence and associativity (docs/language.md §10.1)
+// ---------------------------------------------------------------------------------------
+
+TEST_CASE("operators bind by the precedence table, lowest to highest", "[parse][precedence]") {
+  CHECK(statements(preContract("a -> b || c")) == "(-> a (|| b c))\n");
+  CHECK(statements(preContract("a || b && c || d && e")) == "(|| (|| a (&& b c)) (&& d e))\n");
+  CHECK(statements(preContract("a && b == c")) == "(&& a (cmp b == c))\n");
+  CHECK(statements(preContract("a + b * c == d - e % f")) == "(cmp (+ a (* b c)) == (- d (% e f)))\n");
+  CHECK(statements(preContract("!a && b || c -> d -> e")) == "(-> (|| (&& (! a) b) c) (-> d e))\n");
+  CHECK(statements(preContract("-a * b")) == "(* (- a) b)\n");
+  CHECK(statements(preContract("a * -b")) == "(* a (- b))\n");
+  CHECK(statements(preContract("!a == b")) == "(cmp (! a) == b)\n");
+  CHECK(statements(preContract("!!a == --b")) == "(cmp (! (! a)) == (- (- b)))\n");
+}
+
+TEST_CASE("`^` is right-associative and binds tighter than prefix `-`", "[parse][precedence]") {
+  CHECK(statements(preContract("-2^2 == -4")) == "(cmp (- (^ 2 2)) == (- 4))\n");
+  CHECK(statements(preContract("2^3^2")) == "(^ 2 (^ 3 2))\n");
+  CHECK(statements(preContract("2^-1")) == "(^ 2 (- 1))\n");
+  CHECK(statements(preContract("2^-1^2")) == "(^ 2 (- (^ 1 2)))\n");
+  CHECK(statements(preContract("2 * 3^2")) == "(* 2 (^ 3 2))\n");
+  CHECK(statements(preContract("x[r, h]^2")) == "(^ (index x r h) 2)\n");
+  CHECK(statements(preContract("-x[i]^2")) == "(- (^ (index x i) 2))\n");
+}
+
+TEST_CASE("arithmetic and logical operators are left-associative, `->` right", "[parse][precedence]") {
+  CHECK(statements(preContract("a - b - c")) == "(- (- a b) c)\n");
+  CHECK(statements(preContract("a - b + c")) == "(+ (- a b) c)\n");
+  CHECK(statements(preContract("a / b * c % d")) == "(% (* (/ a b) c) d)\n");
+  CHECK(statements(preContract("a || b || c")) == "(|| (|| a b) c)\n");
+  CHECK(statements(preContract("a && b && c")) == "(&& (&& a b) c)\n");
+  CHECK(statements(preContract("a -> b -> c")) == "(-> a (-> b c))\n");
+}
+
+TEST_CASE("comparisons chain; parentheses break a chain", "[parse][precedence]") {
+  CHECK(statements(preContract("0 <= i < N")) == "(cmp 0 <= i < N)\n");
+  CHECK(statements(preContract("a == b != c > d >= e")) == "(cmp a == b != c > d >= e)\n");
+  CHECK(statements(preContract("(a < b) <= c")) == "(cmp (paren (cmp a < b)) <= c)\n");
+  CHECK(statements(preContract("a < b && c < d")) == "(&& (cmp a < b) (cmp c < d))\n");
+}
+
+TEST_CASE("a quantifier is a whole expression, a quantifier body or parenthesised", "[parse][precedence]") {
+  CHECK(statements(preContract("forall i: a -> b")) == "(forall (i) (-> a b))\n");
+  CHECK(statements(preContract("forall i: forall j: x[i, j]^2 >= 0")) ==
+        "(forall (i) (forall (j) (cmp (^ (index x i j) 2) >= 0)))\n");
+  CHECK(statements(preContract("a -> (forall i: b[i] > 0)")) == "(-> a (paren (forall (i) (cmp (index b i) > 0))))\n");
+  auto p = parse(preContract("a -> forall i: b"));
+  CHECK(!p->file());
+  CHECK(errorCount(p->c) == 1);
+}
+
+TEST_CASE("any primary takes one index list, and operands of every kind combine", "[parse][precedence]") {
+  CHECK(statements(preContract("f(x)[i] + (a + b)[i] * |x| * |y|")) ==
+        "(+ (index (call f x) i) (* (* (index (paren (+ a b)) i) (abs x)) (abs y)))\n");
+  CHECK(statements(preContract("sum(k in 0..H - 1, x[k]) - max(x, y)")) == "(- (sum (k 0 (- H 1)) (index x k)) (max x y))\n");
+  CHECK(statements(preContract("if a then b else c + 1")) == "(if a b (+ c 1))\n");
+  auto p = parse(preContract("x[i][j]"));
+  CHECK(!p->file());
+}
+
+TEST_CASE("a long chain of a left-associative operator parses without deep nesting", "[parse][precedence]") {
+  std::string sum = "a";
+  for (int i = 0; i < 3000; ++i) sum += " + a";
+  auto p = parse(preContract(sum));
+  INFO(diagText(p->c));
+  REQUIRE(p->file());
+  const kc::ast::Expr* e = &firstStatement(*p->file());
+  size_t depth = 0;
+  while (e->kind == kc::ast::ExprKind::Binary) {
+    e = static_cast<const kc::ast::BinaryExpr*>(e)->lhs.get();
+    ++depth;
+  }
+  CHECK(depth == 3000);
+}
+
+// The parse runs on a large-stack thread kept per calling thread; a forked child (the checker
+// forks) has no such thread: it must parse on one of its own and exit without joining it.
+TEST_CASE("a forked child parses and exits", "[parse]") {
+  REQUIRE(parse(preContract("a + b"))->file());  // the parent's parse thread exists now
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    bool ok = parse(preContract("a * b"))->file() != nullptr;
+    std::exit(ok ? 0 : 1);  // runs the thread-local destructors
+  }
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(statements(preContract("a - b")) == "(- a b)\n");  // and the parent's thread still serves
 }
 
 // ---------------------------------------------------------------------------------------
