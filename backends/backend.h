@@ -82,6 +82,10 @@ class Backend {
   // Waits for the kernel's stream only (never the whole device): work a kernel leaves on a
   // private stream is not waited for, which is how that bug shows up.
   virtual void synchronize() = 0;
+  // Waits for all work on the device, as a plain harness does (torch.cuda.synchronize()).
+  // Only calibration's allclose harness uses it (checker/run/judge.h, Allclose), to show what
+  // a kernel that ignores its stream gets away with there.
+  virtual void synchronizeDevice() { synchronize(); }
   // A sticky device fault after a launch ("" when none): an illegal address, a launch failure.
   virtual std::string fault() = 0;
   // After the last launch: a resource the kernel kept across launches, as one line ("" when

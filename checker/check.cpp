@@ -152,6 +152,7 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     wr.storage = storage;
     wr.repeats = attempt.repeats;
     wr.timeoutSeconds = opts.timeoutSeconds;
+    wr.deviceSync = opts.allclose && opts.allclose->deviceSync;
     run::LaunchRecord rec;
     try {
       rec = run::runInWorker(wr);

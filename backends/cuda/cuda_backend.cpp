@@ -360,6 +360,16 @@ void CudaBackend::synchronize() {
   if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) freeAfterLaunch_.push_back(freeBytes);
 }
 
+void CudaBackend::synchronizeDevice() {
+  if (!pendingFault_.empty()) return;
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) {
+    pendingFault_ = describe(e);
+    return;
+  }
+  synchronize();
+}
+
 std::string CudaBackend::fault() {
   if (!pendingFault_.empty()) return pendingFault_;
   if (!stream_) return "";

@@ -36,6 +36,7 @@ class CudaBackend : public Backend {
   void fill(void* device, const std::vector<uint8_t>& pattern, size_t bytes) override;
   int launch(kc_tensor* args, int32_t nargs) override;
   void synchronize() override;
+  void synchronizeDevice() override;
   std::string fault() override;
   std::string resourceReport() override;
 

@@ -25,6 +25,9 @@ struct Allclose {
   // The output buffers hold the reference's answer before the launch, as when a harness's
   // caching allocator hands the kernel the memory its reference was just computed in.
   bool prefillReference = false;
+  // Like most harnesses, it waits for the whole device after the launch, not only for the
+  // stream it handed the kernel.
+  bool deviceSync = true;
 };
 
 struct JudgeInput {

@@ -88,7 +88,10 @@ std::string signalName(int sig) {
                             spec.shape.data(), spec.strides.data()};
       }
       int rc = be.launch(args.data(), static_cast<int32_t>(n));
-      be.synchronize();
+      if (r.deviceSync)
+        be.synchronizeDevice();
+      else
+        be.synchronize();
       std::string fault = be.fault();
       if (!fault.empty()) {
         setMessage(shared, fault);

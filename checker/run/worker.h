@@ -46,6 +46,7 @@ struct WorkerRequest {
   std::vector<std::vector<uint8_t>> storage;  // per argument: input bytes, or poison for outputs
   int repeats = 1;
   double timeoutSeconds = 10;
+  bool deviceSync = false;  // wait for the whole device after each launch (the allclose harness)
 };
 
 // An image: canary | storage | canary.
