@@ -58,6 +58,32 @@ const oracle::Tensor* toleranceFor(const oracle::OracleResult& r, const oracle::
   return nullptr;
 }
 
+// A contract that applies std.iface.precondition-report@1 demands that a kernel report
+// inputs that break its precondition with a nonzero return (docs/catalog.md).
+constexpr const char* kPreconditionReport = "std.iface.precondition-report@1";
+bool reportsPrecondition(const sema::ContractInfo& ct) {
+  return std::find(ct.applies.begin(), ct.applies.end(), kPreconditionReport) != ct.applies.end();
+}
+
+// The first precondition the case's pristine inputs break ("" when none, or when it cannot be
+// evaluated).
+std::string brokenPrecondition(const JudgeInput& in) {
+  const sema::ContractInfo& ct = *in.contract;
+  const CaseSetup& s = *in.setup;
+  oracle::Bindings b;
+  b.dims = s.dims;
+  b.dtypes = s.dtypes;
+  for (size_t a = 0; a < s.args.size(); ++a)
+    if (!s.args[a].output) b.inputs[s.args[a].name] = decodeView(s.args[a], (*in.storage)[a].data());
+  try {
+    oracle::OracleResult r = oracle::evalOracle(ct, b, {in.threads});
+    for (const auto& pre : ct.pre)
+      if (!oracle::evalCondition(*pre.expr, ct, b, r)) return ir::print(*pre.expr);
+  } catch (const std::exception&) {
+  }
+  return "";
+}
+
 std::string launchLabel(int k) { return "launch " + std::to_string(k + 1); }
 
 // A plain allclose over every output cell of launch 1 (see Allclose in judge.h).
@@ -139,6 +165,14 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
       out.reason = L.message;
       return;
     case LaunchStatus::Nonzero:
+      if (reportsPrecondition(ct) && !in.allclose) {
+        std::string broken = brokenPrecondition(in);
+        if (!broken.empty()) {
+          out.verdict = Verdict::Pass;
+          out.reason = "the kernel reported the broken precondition '" + broken + "' (" + L.message + ")";
+          return;
+        }
+      }
       out.verdict = Verdict::Error;
       out.reason = L.message + " on " + launchLabel(L.launches - 1) + " (nonzero means the kernel reported an error)";
       return;
@@ -205,6 +239,14 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     r = oracle::evalOracle(ct, b, {in.threads});
     for (const auto& pre : ct.pre)
       if (!oracle::evalCondition(*pre.expr, ct, b, r)) {
+        if (reportsPrecondition(ct) && !in.allclose) {
+          out.verdict = Verdict::Fail;
+          out.violated.push_back("precondition report: the inputs break '" + ir::print(*pre.expr) +
+                                 "' and the kernel returned 0  [from " + kPreconditionReport + "]");
+          out.signatures = {"precondition-unreported"};
+          out.reason = "1 check violated";
+          return;
+        }
         out.verdict = Verdict::Mistrusted;
         out.reason = "the generated inputs break the precondition '" + ir::print(*pre.expr) +
                      "', so the case says nothing about the kernel";

@@ -25,8 +25,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // Failures the checker names itself, without a contract's signature (docs/checking.md).
-const std::set<std::string> kBuiltInSignatures = {"out-of-bounds-write", "out-of-view-write", "input-modified",
-                                                  "device-memory-leak",  "unwritten-cells",   "nondeterministic"};
+const std::set<std::string> kBuiltInSignatures = {"out-of-bounds-write", "out-of-view-write",      "input-modified",
+                                                  "device-memory-leak",  "unwritten-cells",        "nondeterministic",
+                                                  "precondition-unreported"};
 
 struct CalibrateOptions {
   std::vector<std::string> targets;

@@ -100,6 +100,14 @@ class Planner {
         c.values.emplace_back(t.name, 0);
         continue;
       }
+      // The contract's own first plain distribution (what its author calls typical, and
+      // what meets its precondition), else normal(0, 1).
+      auto own = std::find_if(t.values.begin(), t.values.end(),
+                              [&](const Distribution& d) { return !d.special && !d.constant && d.origin == c_.id; });
+      if (own != t.values.end()) {
+        c.values.emplace_back(t.name, static_cast<size_t>(own - t.values.begin()));
+        continue;
+      }
       Distribution normal;
       normal.text = "normal(0, 1)";
       normal.value.kind = VK::Call;

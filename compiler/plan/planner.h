@@ -21,8 +21,9 @@ Plan makePlan(const sema::ContractInfo& contract, const Options& options = {});
 
 // The plan a plain allclose test would run, for calibration: one case at a friendly shape
 // (every dim a multiple of its declared tiles, else 64), the first dtype (f32 when allowed),
-// contiguous layouts, normal(0, 1) for floating-point inputs (other inputs keep the
-// contract's first distribution), `seeds` seeds, one launch, every cell.
+// contiguous layouts, for floating-point inputs the contract's own first plain distribution
+// (else normal(0, 1); other inputs keep their first distribution), `seeds` seeds, one
+// launch, every cell.
 Plan friendlyPlan(const sema::ContractInfo& contract, const Options& options, size_t seeds);
 
 // Plans of every contract declared in `files` (not imported ones, not classes), in declaration order.
