@@ -226,6 +226,21 @@ std::string problemMessage(const obl::Obligation& o, const Outcome& out, const s
          smt::answerName(out.result.answer);
 }
 
+// The catalogue code of a finding (compiler/diag/catalog.def, KC3xxx).
+std::string findingCode(const obl::Obligation& o, Verdict v) {
+  DiagCode code = DiagCode::SolverFailed;
+  if (v == Verdict::NotProven) code = DiagCode::NotProven;
+  if (v == Verdict::Problem) switch (o.kind) {
+      case obl::Kind::PreSatisfiable: code = DiagCode::VacuousPrecondition; break;
+      case obl::Kind::IndexWidth31:
+      case obl::Kind::IndexWidth32: code = DiagCode::IndexWidthUncovered; break;
+      case obl::Kind::Defined: code = DiagCode::MayBeUndefined; break;
+      case obl::Kind::BlindBandCorrect: code = DiagCode::ToleranceTooTight; break;
+      case obl::Kind::BlindBandDetect: return "";  // reported as blind, never a problem
+    }
+  return diagCodeString(code);
+}
+
 void judge(Outcome& out, std::map<const sema::ContractInfo*, plan::Plan>& plans, const std::string& limitText) {
   const obl::Obligation& o = *out.o;
   const smt::Result& r = out.result;
@@ -315,7 +330,7 @@ void printText(const Outcome& out, const Compilation& c, const std::map<std::str
   std::cout.flush();
   if (out.verdict == Verdict::Problem || out.verdict == Verdict::Error || out.verdict == Verdict::NotProven) {
     const char* sev = out.verdict == Verdict::NotProven ? "warning" : "error";
-    printLocated(std::cerr, c.sources, o.range, sev, out.note, color);
+    printLocated(std::cerr, c.sources, o.range, sev, out.note, color, findingCode(o, out.verdict));
     std::cerr.flush();
   }
 }
@@ -332,6 +347,8 @@ nlohmann::json outcomeJson(const Outcome& out, const Compilation& c, const std::
   j["purpose"] = o.purpose;
   j["location"] = locationJson(o.range, c.sources);
   if (!out.note.empty()) j["message"] = out.note;
+  if (out.verdict == Verdict::Problem || out.verdict == Verdict::NotProven || out.verdict == Verdict::Error)
+    if (std::string code = findingCode(o, out.verdict); !code.empty()) j["code"] = code;
   if (out.uncertain) j["may_be_spurious"] = true;
   if (!out.result.reason.empty()) j["reason"] = out.result.reason;
   if (auto f = fileOf.find(o.id); f != fileOf.end()) j["file"] = f->second;

@@ -41,10 +41,11 @@ bool compileInputs(Compilation& c, const InputOptions& in, const GlobalOptions& 
 // file:line:col: error: message, the source line and a caret under the range (the
 // diagnostics' format; obligations have no catalogue codes yet).
 void printLocated(std::ostream& os, const SourceManager& sources, const SourceRange& r, const char* severity,
-                  const std::string& message, bool color) {
+                  const std::string& message, bool color, const std::string& code) {
   os << obl::locationText(r, &sources) << ": ";
   if (color) os << (std::string(severity) == "error" ? "\033[1;31m" : "\033[1;35m");
   os << severity;
+  if (!code.empty()) os << "[" << code << "]";
   if (color) os << "\033[0m\033[1m";
   os << ": " << message;
   if (color) os << "\033[0m";

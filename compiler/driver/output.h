@@ -16,8 +16,9 @@ bool useColor(const GlobalOptions& opts, int fd);
 
 // file:line:col: SEVERITY: message, the source line and a caret under the range (the
 // diagnostics' format, for findings that are not catalogue diagnostics: obligations).
+// `code` (KC3001) is printed as severity[code] when given.
 void printLocated(std::ostream& os, const SourceManager& sources, const SourceRange& r, const char* severity,
-                  const std::string& message, bool color);
+                  const std::string& message, bool color, const std::string& code = "");
 void printDiagnostics(const DiagnosticEngine& diags, const GlobalOptions& opts);
 
 // The inputs of a command that compiles contracts: files or contract IDs (targets.h), and

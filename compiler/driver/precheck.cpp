@@ -30,14 +30,14 @@ int refuseVacuousContracts(const Compilation& c, const std::vector<check::Job>& 
                      "the precondition of " + job.contract->id +
                          " is unsatisfiable: the contract is vacuous, every implementation meets it; not checking "
                          "kernels against it (kcontract prove shows the obligation)",
-                     color);
+                     color, diagCodeString(DiagCode::VacuousPrecondition));
         vacuous = true;
       } else if (r.answer != smt::Answer::Sat) {
         printLocated(std::cerr, c.sources, o.range, "warning",
                      "could not show that the precondition of " + job.contract->id + " is satisfiable (the solver " +
                          (r.answer == smt::Answer::Timeout ? "timed out" : "answered " + std::string(smt::answerName(r.answer))) +
                          "); the check goes on, but a vacuous contract passes every kernel",
-                     color);
+                     color, diagCodeString(DiagCode::NotProven));
       }
     }
   }
