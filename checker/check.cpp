@@ -74,12 +74,7 @@ Repro reproFor(const Job& job, const CaseResult& r, const std::string& digest, c
 // allclose harness's prefillReference).
 void prefillWithReference(const sema::ContractInfo& ct, const run::CaseSetup& s,
                           std::vector<std::vector<uint8_t>>& storage, unsigned threads) {
-  oracle::Bindings b;
-  b.dims = s.dims;
-  b.dtypes = s.dtypes;
-  for (size_t a = 0; a < s.args.size(); ++a)
-    if (!s.args[a].output) b.inputs[s.args[a].name] = run::decodeView(s.args[a], storage[a].data());
-  oracle::OracleResult r = oracle::evalOracle(ct, b, {threads});
+  oracle::OracleResult r = oracle::evalOracle(ct, run::inputBindings(s, storage), {threads});
   for (size_t a = 0; a < s.args.size(); ++a) {
     const run::ArgSpec& spec = s.args[a];
     auto it = r.oracle.find(spec.name);

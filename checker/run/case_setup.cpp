@@ -303,4 +303,13 @@ bool isPoison(const ArgSpec& a, const uint8_t* storage, int64_t i) {
   return std::memcmp(storage + static_cast<size_t>(i) * p.size(), p.data(), p.size()) == 0;
 }
 
+oracle::Bindings inputBindings(const CaseSetup& setup, const std::vector<std::vector<uint8_t>>& storage) {
+  oracle::Bindings b;
+  b.dims = setup.dims;
+  b.dtypes = setup.dtypes;
+  for (size_t a = 0; a < setup.args.size(); ++a)
+    if (!setup.args[a].output) b.inputs[setup.args[a].name] = decodeView(setup.args[a], storage[a].data());
+  return b;
+}
+
 }  // namespace kc::run

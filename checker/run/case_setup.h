@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/oracle/evaluator.h"
 #include "checker/oracle/tensor.h"
 #include "compiler/plan/plan.h"
 #include "compiler/sema/model.h"
@@ -60,6 +61,10 @@ std::vector<uint8_t> makeStorage(const CaseSetup& setup, const plan::Plan& plan,
 
 // The view of a storage as an f64 oracle tensor (exact: every dtype value is a double).
 oracle::Tensor decodeView(const ArgSpec& arg, const uint8_t* storage);
+
+// The oracle's bindings for a case: its dims and dtypes, and every input decoded from its
+// pristine storage (`storage[a]` per argument, outputs ignored).
+oracle::Bindings inputBindings(const CaseSetup& setup, const std::vector<std::vector<uint8_t>>& storage);
 
 // Whether the element at storage index `i` still holds the poison pattern.
 bool isPoison(const ArgSpec& arg, const uint8_t* storage, int64_t i);

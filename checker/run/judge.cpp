@@ -69,12 +69,7 @@ bool reportsPrecondition(const sema::ContractInfo& ct) {
 // evaluated).
 std::string brokenPrecondition(const JudgeInput& in) {
   const sema::ContractInfo& ct = *in.contract;
-  const CaseSetup& s = *in.setup;
-  oracle::Bindings b;
-  b.dims = s.dims;
-  b.dtypes = s.dtypes;
-  for (size_t a = 0; a < s.args.size(); ++a)
-    if (!s.args[a].output) b.inputs[s.args[a].name] = decodeView(s.args[a], (*in.storage)[a].data());
+  oracle::Bindings b = inputBindings(*in.setup, *in.storage);
   try {
     oracle::OracleResult r = oracle::evalOracle(ct, b, {in.threads});
     for (const auto& pre : ct.pre)
@@ -224,16 +219,9 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
   }
 
   // 3. The oracle over the pristine inputs; the outputs of launch 1.
-  oracle::Bindings b;
-  b.dims = s.dims;
-  b.dtypes = s.dtypes;
-  for (size_t a = 0; a < s.args.size(); ++a) {
-    const ArgSpec& spec = s.args[a];
-    if (spec.output)
-      b.outputs[spec.name] = decodeView(spec, storageOf(L.images[a][0]));
-    else
-      b.inputs[spec.name] = decodeView(spec, (*in.storage)[a].data());
-  }
+  oracle::Bindings b = inputBindings(s, *in.storage);
+  for (size_t a = 0; a < s.args.size(); ++a)
+    if (s.args[a].output) b.outputs[s.args[a].name] = decodeView(s.args[a], storageOf(L.images[a][0]));
   oracle::OracleResult r;
   try {
     r = oracle::evalOracle(ct, b, {in.threads});

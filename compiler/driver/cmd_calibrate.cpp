@@ -50,17 +50,6 @@ std::vector<report::CaseResult> runAll(const check::Job& job, const check::RunOp
   return out;
 }
 
-// Every .kcontract under the shipped contracts/ folder: where the standard classes live.
-std::vector<std::string> shippedContractFiles() {
-  std::vector<std::string> files;
-  fs::path root = fs::path(stdlib::sourceRoot()) / "contracts";
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_regular_file() && it->path().extension() == ".kcontract") files.push_back(it->path().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 const sema::ContractInfo* findContract(const Compilation& c, const std::string& ref) {
   for (const auto& ct : c.program->contracts) {
     if (ct->isClass || !ct->kernel) continue;
@@ -125,7 +114,7 @@ int runCalibrate(const GlobalOptions& opts) {
   for (const auto* e : chosen)
     if (std::find(in.targets.begin(), in.targets.end(), e->contract) == in.targets.end()) in.targets.push_back(e->contract);
   if (o.all && shipped)
-    for (const auto& f : shippedContractFiles()) in.targets.push_back(f);
+    for (const auto& f : filesUnder((fs::path(stdlib::sourceRoot()) / "contracts").string(), ".kcontract")) in.targets.push_back(f);
   Compilation c;
   Targets targets;
   if (!compileInputs(c, in, opts, Stage::Sema, targets)) return kExitInput;

@@ -54,15 +54,6 @@ std::string relativeToRoot(const std::string& p) {
   return ec || rel.empty() || rel.string().starts_with("..") ? p : rel.string();
 }
 
-std::vector<std::string> filesUnder(const fs::path& dir, const std::string& ext) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_regular_file() && it->path().extension() == ext) out.push_back(it->path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 std::string trimRight(std::string s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r')) s.pop_back();
   return s;
@@ -90,7 +81,7 @@ bool loadCatalog(Catalog& cat, const GlobalOptions& opts, const std::vector<std:
   fs::path contracts = fs::path(root()) / "contracts";
   InputOptions in;
   in.includeDirs = includeDirs;
-  in.targets = filesUnder(contracts, ".kcontract");
+  in.targets = filesUnder(contracts.string(), ".kcontract");
   Targets chosen;
   if (!compileInputs(cat.c, in, opts, Stage::Sema, chosen)) return false;
   try {
@@ -99,7 +90,7 @@ bool loadCatalog(Catalog& cat, const GlobalOptions& opts, const std::vector<std:
     std::cerr << e.what() << "\n";
     return false;
   }
-  for (const auto& p : filesUnder(contracts / "incidents", ".md")) {
+  for (const auto& p : filesUnder((contracts / "incidents").string(), ".md")) {
     std::ifstream f(p);
     std::stringstream ss;
     ss << f.rdbuf();

@@ -156,4 +156,13 @@ Targets resolveTargets(const std::vector<std::string>& args, const std::vector<s
   return t;
 }
 
+std::vector<std::string> filesUnder(const std::string& dir, const std::string& ext) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file() && it->path().extension() == ext) out.push_back(it->path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace kc::driver

@@ -31,6 +31,9 @@ std::vector<std::string> standardOps(const std::vector<std::string>& includeDirs
 // The contract ID of an op given as `softmax` or `std.ops.softmax`: std.op.softmax (no version).
 std::string opContractId(const std::string& op);
 
+// Every regular file under `dir` (recursively) whose name ends in `ext` (".kcontract"), sorted.
+std::vector<std::string> filesUnder(const std::string& dir, const std::string& ext);
+
 // Whether a contract is among the chosen (every contract when none was chosen by ID).
 inline bool isChosen(const Targets& t, const std::string& id) { return t.only.empty() || t.only.count(id) > 0; }
 
