@@ -1,9 +1,11 @@
 // Prove benchmark (issue 5): discharges every symbolic obligation of every contract under
-// examples/ and contracts/ (or the given files and folders) with cvc5, one query at a time,
-// each in its own child process under the time limit, as `kcontract prove` does. Prints the
-// total, the answers, the obligations whose answer is not the expected one, and the slowest
-// five. Goal: < 60 s in all on 2 cores, none unknown or timeout.
-//   build/bench/prove_bench [--timeout S] [--option NAME=VALUE]... [FILE|DIR...]
+// examples/, contracts/ and stdlib/ (or the given files and folders) with cvc5, one query at
+// a time, each in its own child process under the time limit, as `kcontract prove` does
+// (the portfolio and its witness probes included). Prints the total, the answers, the
+// obligations whose answer is not the expected one, which answers came from the fallback
+// configuration or a probe, and the slowest five. Goal: < 60 s in all on 2 cores, none
+// unknown or timeout. --no-portfolio runs the primary configuration alone: the baseline.
+//   build/bench/prove_bench [--timeout S] [--no-portfolio] [--option NAME=VALUE]... [FILE|DIR...]
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -64,6 +66,8 @@ int main(int argc, char** argv) {
     std::string a = argv[i];
     if (a == "--timeout" && i + 1 < argc) {
       options.timeoutSeconds = std::atof(argv[++i]);
+    } else if (a == "--no-portfolio") {
+      options.portfolio = false;
     } else if (a == "--option" && i + 1 < argc) {
       std::string kv = argv[++i];
       size_t eq = kv.find('=');
@@ -72,7 +76,8 @@ int main(int argc, char** argv) {
       roots.push_back(a);
     }
   }
-  if (roots.empty()) roots = {std::string(KC_SOURCE_DIR) + "/examples", std::string(KC_SOURCE_DIR) + "/contracts"};
+  if (roots.empty()) roots = {std::string(KC_SOURCE_DIR) + "/examples", std::string(KC_SOURCE_DIR) + "/contracts",
+                           std::string(KC_SOURCE_DIR) + "/stdlib"};
 
   std::vector<Row> rows;
   size_t contracts = 0, skipped = 0;
@@ -91,8 +96,11 @@ int main(int argc, char** argv) {
       kc::obl::ObligationSet set = kc::obl::buildObligationSet(*ct);
       skipped += set.skipped.size();
       for (const auto& o : set.obligations) {
-        Row r{o.id, o.expected, kc::smt::solve(o.smt2, options)};
-        std::printf("  %-58s %-8s %7.2f s\n", r.id.c_str(), kc::smt::answerName(r.result.answer), r.result.seconds);
+        kc::smt::Options per = options;
+        if (per.portfolio) per.probes = kc::smt::fixedValueProbes(o.inputs);
+        Row r{o.id, o.expected, kc::smt::solve(o.smt2, per)};
+        std::printf("  %-58s %-8s %7.2f s%s\n", r.id.c_str(), kc::smt::answerName(r.result.answer), r.result.seconds,
+                    r.result.strategy.empty() ? "" : ("  (" + r.result.strategy + ")").c_str());
         std::fflush(stdout);
         rows.push_back(std::move(r));
       }
@@ -102,10 +110,13 @@ int main(int argc, char** argv) {
   double cpu = childCpuSeconds() - cpu0;
 
   std::map<kc::smt::Answer, size_t> counts;
+  std::map<std::string, size_t> byStrategy;
   size_t unexpected = 0;
   double solving = 0;
   for (const auto& r : rows) {
     ++counts[r.result.answer];
+    if (!r.result.strategy.empty() && (r.result.answer == kc::smt::Answer::Sat || r.result.answer == kc::smt::Answer::Unsat))
+      ++byStrategy[r.result.strategy];
     solving += r.result.seconds;
     bool sat = r.result.answer == kc::smt::Answer::Sat, unsat = r.result.answer == kc::smt::Answer::Unsat;
     if ((sat && r.expected != kc::obl::Answer::Sat) || (unsat && r.expected != kc::obl::Answer::Unsat)) ++unexpected;
@@ -120,6 +131,9 @@ int main(int argc, char** argv) {
   std::printf("; %zu sat/unsat not the expected one (kcontract prove judges them: an index width the plan "
               "covers is fine)\n",
               unexpected);
+  std::printf("portfolio: %s", options.portfolio ? "on" : "off (the primary configuration alone)");
+  for (const auto& [how, n] : byStrategy) std::printf("; %zu answered by the %s", n, how.c_str());
+  std::printf("\n");
   std::vector<const Row*> slow;
   for (const auto& r : rows) slow.push_back(&r);
   std::sort(slow.begin(), slow.end(), [](const Row* a, const Row* b) { return a->result.seconds > b->result.seconds; });

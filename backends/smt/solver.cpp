@@ -30,6 +30,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "backends/smt/query.h"
 #include "backends/smt/sexpr.h"
 
 namespace kc::smt {
@@ -53,9 +54,6 @@ struct ReaderError : std::runtime_error {
       : std::runtime_error("line " + std::to_string(at.line) + ": " + what + ": " + at.str()) {}
 };
 
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // --- the reader ---------------------------------------------------------------------------------
 
@@ -529,13 +527,10 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string secondsText(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", s);
-  return buf;
-}
 
 // --- one query, in this process -----------------------------------------------------------------
+
+}  // namespace
 
 Result solveInProcess(const std::string& smt2, const Options& opt) {
   auto start = std::chrono::steady_clock::now();
@@ -601,208 +596,6 @@ Result solveInProcess(const std::string& smt2, const Options& opt) {
   return r;
 }
 
-// --- one query, in a child process ---------------------------------------------------------------
-
-// One field per line: "key value", with \ n t escaped.
-std::string escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '\\') o += "\\\\";
-    else if (c == '\n') o += "\\n";
-    else if (c == '\t') o += "\\t";
-    else o += c;
-  }
-  return o;
-}
-
-std::string unescape(const std::string& s) {
-  std::string o;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 1 < s.size()) {
-      char c = s[++i];
-      o += c == 'n' ? '\n' : c == 't' ? '\t' : c;
-    } else {
-      o += s[i];
-    }
-  }
-  return o;
-}
-
-std::string serialise(const Result& r) {
-  std::string o = std::string("answer ") + answerName(r.answer) + "\n";
-  o += "reason " + escape(r.reason) + "\n";
-  for (const auto& m : r.model) {
-    char approx[40] = "-";
-    if (m.approx) std::snprintf(approx, sizeof approx, "%.17g", *m.approx);
-    o += "model " + escape(m.name) + "\t" + escape(m.sort) + "\t" + escape(m.value) + "\t" + approx + "\n";
-  }
-  o += "end\n";
-  return o;
-}
-
-bool deserialise(const std::string& text, Result& r) {
-  std::istringstream in(text);
-  std::string line;
-  bool ended = false, answered = false;
-  while (std::getline(in, line)) {
-    size_t sp = line.find(' ');
-    std::string key = line.substr(0, sp), rest = sp == std::string::npos ? "" : line.substr(sp + 1);
-    if (key == "answer") {
-      answered = true;
-      for (Answer a : {Answer::Sat, Answer::Unsat, Answer::Unknown, Answer::Timeout, Answer::Error})
-        if (rest == answerName(a)) r.answer = a;
-    } else if (key == "reason") {
-      r.reason = unescape(rest);
-    } else if (key == "model") {
-      std::vector<std::string> f;
-      size_t from = 0;
-      for (size_t tab; (tab = rest.find('\t', from)) != std::string::npos; from = tab + 1) f.push_back(rest.substr(from, tab - from));
-      f.push_back(rest.substr(from));
-      if (f.size() != 4) return false;
-      ModelValue m{unescape(f[0]), unescape(f[1]), unescape(f[2]), std::nullopt};
-      if (f[3] != "-") m.approx = std::strtod(f[3].c_str(), nullptr);
-      r.model.push_back(std::move(m));
-    } else if (key == "end") {
-      ended = true;
-    }
-  }
-  return answered && ended;
-}
-
-void writeAll(int fd, const std::string& s) {
-  size_t done = 0;
-  while (done < s.size()) {
-    ssize_t n = ::write(fd, s.data() + done, s.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    done += static_cast<size_t>(n);
-  }
-}
-
-// The last line of what the child wrote to stderr ("terminate called after ...").
-std::string lastLine(const std::string& text) {
-  std::string t = text;
-  while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ')) t.pop_back();
-  size_t nl = t.rfind('\n');
-  t = nl == std::string::npos ? t : t.substr(nl + 1);
-  if (t.size() > 200) t = t.substr(0, 197) + "...";
-  return t;
-}
-
-Result solveInChild(const std::string& smt2, const Options& opt) {
-  auto start = std::chrono::steady_clock::now();
-  Result r;
-  int out[2], err[2];
-  if (::pipe(out) != 0) {
-    r.reason = std::string("cannot create a pipe: ") + std::strerror(errno);
-    return r;
-  }
-  if (::pipe(err) != 0) {
-    ::close(out[0]);
-    ::close(out[1]);
-    r.reason = std::string("cannot create a pipe: ") + std::strerror(errno);
-    return r;
-  }
-  std::fflush(nullptr);  // nothing buffered is written twice
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    for (int fd : {out[0], out[1], err[0], err[1]}) ::close(fd);
-    r.reason = std::string("cannot fork: ") + std::strerror(errno);
-    return r;
-  }
-  if (pid == 0) {
-    // The child: nothing it prints reaches the caller's stdout (which may be JSON); what it
-    // prints to stderr (an abort message) comes back as the reason of an error.
-    ::close(out[0]);
-    ::close(err[0]);
-    int devnull = ::open("/dev/null", O_WRONLY);
-    if (devnull >= 0) ::dup2(devnull, STDOUT_FILENO);
-    ::dup2(err[1], STDERR_FILENO);
-    if (opt.memoryLimitMiB > 0) {
-      rlimit lim{};
-      lim.rlim_cur = lim.rlim_max = static_cast<rlim_t>(opt.memoryLimitMiB) << 20;
-      ::setrlimit(RLIMIT_AS, &lim);
-    }
-    Result child = solveInProcess(smt2, opt);
-    writeAll(out[1], serialise(child));
-    ::close(out[1]);
-    ::_exit(0);
-  }
-  ::close(out[1]);
-  ::close(err[1]);
-
-  double limit = opt.timeoutSeconds + std::max(opt.graceSeconds, 0.0) + 0.25 * opt.timeoutSeconds;
-  std::string data, errText;
-  bool killed = false, outOpen = true, errOpen = true;
-  while (outOpen) {
-    double left = limit - secondsSince(start);
-    if (left <= 0) {
-      ::kill(pid, SIGKILL);
-      killed = true;
-      break;
-    }
-    pollfd p[2] = {{outOpen ? out[0] : -1, POLLIN, 0}, {errOpen ? err[0] : -1, POLLIN, 0}};
-    int n = ::poll(p, 2, static_cast<int>(std::ceil(left * 1000)));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    if (n == 0) continue;  // the deadline check above kills it
-    char buf[65536];
-    for (int k = 0; k < 2; ++k) {
-      if (!(p[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      ssize_t got = ::read(k == 0 ? out[0] : err[0], buf, sizeof buf);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) {
-        (k == 0 ? outOpen : errOpen) = false;  // end of file
-        continue;
-      }
-      (k == 0 ? data : errText).append(buf, static_cast<size_t>(got));
-      if (errText.size() > 65536) errText.erase(0, errText.size() - 4096);
-    }
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  // The child has exited: the rest of its stderr is in the pipe.
-  for (char buf[4096]; errOpen;) {
-    ssize_t got = ::read(err[0], buf, sizeof buf);
-    if (got > 0 && errText.size() < 65536)
-      errText.append(buf, static_cast<size_t>(got));
-    else if (got <= 0 && !(got < 0 && errno == EINTR))
-      errOpen = false;
-  }
-  ::close(out[0]);
-  ::close(err[0]);
-  if (killed) {
-    r.answer = Answer::Timeout;
-    r.reason = "the solver overran its time limit of " + secondsText(opt.timeoutSeconds) + " s and was killed";
-  } else if (!deserialise(data, r)) {
-    r = Result{};
-    r.answer = Answer::Error;
-    if (WIFSIGNALED(status)) {
-      int sig = WTERMSIG(status);
-      r.reason = "the solver process died of signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
-      if (opt.memoryLimitMiB > 0) r.reason += "; its memory limit is " + std::to_string(opt.memoryLimitMiB) + " MiB";
-    } else {
-      r.reason = "the solver process exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                 " without an answer";
-    }
-    std::string said = lastLine(errText);
-    if (!said.empty()) r.reason += ": " + said;
-  }
-  r.seconds = secondsSince(start);
-  return r;
-}
-
-}  // namespace
-
-Result solve(const std::string& smt2, const Options& options) {
-  if (!(options.timeoutSeconds > 0)) {
-    Result r;
-    r.reason = "the time limit must be positive";
-    return r;
-  }
-  return options.isolation == Isolation::InProcess ? solveInProcess(smt2, options) : solveInChild(smt2, options);
-}
 
 std::string solverVersion() {
   cvc5::Solver s;

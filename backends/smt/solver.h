@@ -27,6 +27,14 @@ enum class Isolation {
   InProcess,   // in this process: no fork; cvc5's own time limit is the only limit
 };
 
+// A witness probe: assertions (SMT-LIB commands) added before the script's check-sat that fix
+// some constants. The script with them has fewer models, so sat under a probe is sat of the
+// script itself, with a model that is a witness; unsat or no answer under a probe says nothing.
+struct Probe {
+  std::string name;        // "inputs = 1", for the answer's `strategy`
+  std::string assertions;  // "(assert (= x_0 1.0))\n..."
+};
+
 struct Options {
   double timeoutSeconds = 10.0;  // cvc5's tlimit-per for the check-sat; must be > 0
   Isolation isolation = Isolation::Subprocess;
@@ -41,7 +49,18 @@ struct Options {
   // Further solver options, name -> value ("nl-ext-tplanes" -> "true"), set after kcontract's
   // own and before the script's; an unknown name makes the answer ERROR.
   std::vector<std::pair<std::string, std::string>> solverOptions;
+  // The portfolio (portfolio.cpp): when the primary configuration has no answer within a
+  // head start, witness probes and then a second solver configuration run beside it, and
+  // the first sat or unsat wins. Both configurations are sound, and a probe only adds
+  // assertions, so whichever answers is an answer of the script. false: the primary alone.
+  bool portfolio = true;
+  std::vector<Probe> probes;
 };
+
+// Probes that fix the given Real constants (an obligation's input cells): all to 1, and to
+// the cycle 1, -2, 0.5, 3. Nonlinear oracles become linear or constant under them, so a
+// witness that cvc5's nonlinear search misses often comes at once. None for an empty list.
+std::vector<Probe> fixedValueProbes(const std::vector<std::string>& realConstants);
 
 // One declared constant of a model: `x_0_1 = -1/2`.
 struct ModelValue {
@@ -56,6 +75,9 @@ struct Result {
   double seconds = 0;  // wall-clock, reading and solving
   std::string reason;  // unknown, timeout, error: why ("incomplete", "time limit of 10 s", the exception)
   std::vector<ModelValue> model;  // sat: every declared constant, in declaration order
+  // Which part of the portfolio answered: "" for the primary configuration, "fallback
+  // configuration", or "witness probe: inputs = 1".
+  std::string strategy;
 };
 
 // Runs the script: its commands up to and including its (one) check-sat. The script's own

@@ -313,7 +313,8 @@ void printText(const Outcome& out, const Compilation& c, const std::map<std::str
             << obl::locationText(o.range, &c.sources) << "\n";
   std::cout << "  " << o.purpose << "\n";
   if (auto f = fileOf.find(o.id); f != fileOf.end()) std::cout << "  script: " << f->second << "\n";
-  std::cout << "  answer: " << smt::answerName(out.result.answer) << " in " << secondsText(out.result.seconds) << "\n";
+  std::cout << "  answer: " << smt::answerName(out.result.answer) << " in " << secondsText(out.result.seconds)
+            << (out.result.strategy.empty() ? "" : " (" + out.result.strategy + ")") << "\n";
   if (!out.cex.lines.empty()) {
     std::string shape = scriptHeader(o.smt2, "reduced shape");
     // A covered index width is reachable, but fine: what the solver found is a witness.
@@ -342,6 +343,7 @@ nlohmann::json outcomeJson(const Outcome& out, const Compilation& c, const std::
   j["kind"] = obl::kindName(o.kind);
   j["expected"] = obl::answerName(o.expected);
   j["answer"] = smt::answerName(out.result.answer);
+  if (!out.result.strategy.empty()) j["strategy"] = out.result.strategy;
   j["seconds"] = out.result.seconds;
   j["verdict"] = verdictName(out.verdict);
   j["purpose"] = o.purpose;
@@ -395,6 +397,7 @@ int runProve(const GlobalOptions& opts) {
     Outcome out;
     out.o = &all[i];
     out.contract = owners[i];
+    so.probes = smt::fixedValueProbes(all[i].inputs);
     out.result = smt::solve(all[i].smt2, so);
     judge(out, plans, limitText);
     // Under an unsatisfiable precondition every question that assumes it is answered trivially.

@@ -24,6 +24,7 @@ int refuseVacuousContracts(const Compilation& c, const std::vector<check::Job>& 
       if (o.kind != obl::Kind::PreSatisfiable) continue;
       smt::Options so;
       so.timeoutSeconds = 5;
+      so.probes = smt::fixedValueProbes(o.inputs);
       smt::Result r = smt::solve(o.smt2, so);
       if (r.answer == smt::Answer::Unsat) {
         printLocated(std::cerr, c.sources, o.range, "error",

@@ -201,6 +201,7 @@ struct Builder {
     }
     script.getModel = expected == Answer::Sat;
     o.smt2 = script.text();
+    o.inputs = u.inputSymbols();
     return o;
   }
 };
@@ -360,10 +361,44 @@ bool isCloseness(const ir::Node& e, const std::string& out) {
 }
 
 // The longest reduction (in terms) behind an oracle definition, at the reduced shape.
-int64_t longestReduction(const sema::ContractInfo& c, const ReducedShape& shape, const std::string& name) {
+// How a correct implementation of output `name` may differ from the oracle: the longest
+// reduction on its definition chain (1 when none), whether any of it rounds (real arithmetic
+// or a rounding function; max, min, abs, negation, selection and copying are exact), and
+// whether the result is converted from a wider input dtype.
+struct CorrectModel {
+  int64_t n = 1;
+  bool rounds = false;
+};
+
+bool exactCall(const std::string& f) {
+  static const std::set<std::string> exact = {"fmax", "fmin", "max", "min", "abs", "fabs", "isnan", "isinf",
+                                              "isfinite", "sign", "floor", "ceil", "trunc"};
+  return exact.count(f) > 0;
+}
+
+// sum(v, if e == v then x else 0): at most one term is not zero, so the sum is exact in any
+// order (a gather written as a selection: std.ops.embedding).
+bool selectsOne(const ir::Node& reduce) {
+  const ir::Node& body = *reduce.kids[2];
+  if (body.op != ir::Op::Select || reduce.vars.size() != 1) return false;
+  auto zero = [](const ir::Node& k) { return (k.op == ir::Op::ConstReal || k.op == ir::Op::ConstInt) && k.d == 0 && k.i == 0; };
+  if (!zero(*body.kids[1]) && !zero(*body.kids[2])) return false;
+  const ir::Node& cond = *body.kids[0];
+  if (cond.op != ir::Op::Eq) return false;
+  const std::string& v = reduce.vars[0];
+  auto isVar = [&](const ir::Node& k) { return k.op == ir::Op::IndexVar && k.name == v; };
+  auto mentions = [&](const ir::Node& k) {
+    bool found = false;
+    ir::walk(k, [&](const ir::Node& x) { found = found || isVar(x); });
+    return found;
+  };
+  return (isVar(*cond.kids[0]) && !mentions(*cond.kids[1])) || (isVar(*cond.kids[1]) && !mentions(*cond.kids[0]));
+}
+
+CorrectModel correctModel(const sema::ContractInfo& c, const ReducedShape& shape, const std::string& name) {
   ir::IntEnv env;
   for (const auto& [d, v] : shape.fixed) env[d] = v;
-  int64_t best = 1;
+  CorrectModel m;
   std::set<std::string> seen;
   std::function<void(const std::string&)> visit = [&](const std::string& def) {
     if (!seen.insert(def).second) return;
@@ -374,13 +409,25 @@ int64_t longestReduction(const sema::ContractInfo& c, const ReducedShape& shape,
     ir::walk(*d->value, [&](const ir::Node& n) {
       if (n.op == ir::Op::Reduce) {
         auto lo = ir::evalInt(*n.kids[0], env), hi = ir::evalInt(*n.kids[1], env);
-        if (lo && hi) best = std::max(best, *hi - *lo + 1);
+        if (lo && hi) m.n = std::max(m.n, *hi - *lo + 1);
+        if ((n.name == "sum" && !selectsOne(n)) || n.name == "prod") m.rounds = true;
       }
+      bool arith = n.op == ir::Op::Add || n.op == ir::Op::Sub || n.op == ir::Op::Mul || n.op == ir::Op::Div ||
+                   n.op == ir::Op::Pow || n.op == ir::Op::TensorStat;
+      if (n.type == ir::Type::Real && (arith || (n.op == ir::Op::Call && !exactCall(n.name)) || n.op == ir::Op::RoundTo))
+        m.rounds = true;
       if (n.op == ir::Op::TensorRead && (n.role == ir::Role::Local || n.role == ir::Role::Oracle)) visit(n.name);
     });
   };
   visit(name);
-  return best;
+  return m;
+}
+
+// The dtype a tensor's cells have at the reduced shape ("" when unknown).
+std::string resolvedDType(const sema::TensorInfo& t, const ReducedShape& shape) {
+  if (!t.dtypeIsVar) return t.dtype;
+  auto it = shape.dtypes.find(t.dtype);
+  return it == shape.dtypes.end() ? "" : it->second;
 }
 
 void blindBand(const sema::ContractInfo& c, const BuildOptions& opts, const ReducedShape& shape, ObligationSet& out) {
@@ -448,34 +495,59 @@ void blindBand(const sema::ContractInfo& c, const BuildOptions& opts, const Redu
     try {
       if (!std::any_of(c.oracle.begin(), c.oracle.end(), [&](const auto& d) { return d.name == y->name; }))
         throw Unsupported("the oracle does not define " + y->name);
-      int64_t n = longestReduction(c, shape, y->name);
+      CorrectModel m = correctModel(c, shape, y->name);
+      // The accumulator: f64 for an f64 output, else f32 (the declared accumulation of every
+      // standard contract). A narrower output (bf16, f16, fp8) is one more rounding, into T;
+      // so is a copy from a wider input.
+      std::string acc = dt == "f64" ? "f64" : "f32";
+      auto Tacc = numerics::parseDType(acc);
+      bool narrowOut = T && numerics::isFloat(*T) && numerics::floatFormat(*T).precision < numerics::floatFormat(*Tacc).precision;
+      bool widerInput = false;
+      for (const auto& t : c.kernel->tensors) {
+        auto td = numerics::parseDType(resolvedDType(t, shape));
+        if (!t.output && T && td && numerics::isFloat(*td) && numerics::isFloat(*T) && td != T) widerInput = true;
+      }
+      bool finalRounding = narrowOut && (m.rounds || widerInput);
       Builder b(c, opts, shape);
       b.assertPre();
-      TermPtr g = b.u.gamma(smt::intConst(n), "f32");
-      // |y - y*| <= gamma |y*| is the same set of outputs as y = y* (1 + delta), |delta| <= gamma,
+      std::string accText = !m.rounds ? y->name + " only moves, compares or selects values: exact"
+                            : m.n == 1 ? "one rounding in " + acc
+                                       : "a length-" + std::to_string(m.n) + " reduction accumulated in " + acc;
+      TermPtr g = !m.rounds ? smt::realConst(0)
+                  : m.n == 1 ? smt::realConst(numerics::unitRoundoff(*Tacc))
+                             : b.u.gamma(smt::intConst(m.n), acc);
+      std::string bound = !m.rounds ? "0" : m.n == 1 ? "u(" + acc + ")" : "gamma(" + std::to_string(m.n) + ", " + acc + ")";
+      // y = round_T(y_acc) with |y_acc - y*| <= g |y*|: |y - y*| <= g |y*| + ulp(T, y*) / 2 (the
+      // spacing at y* standing for the spacing at y_acc, which is at most one binade away).
+      bool halfUlp = finalRounding;
+      if (halfUlp) accText += ", then one rounding into " + dt + " (half a spacing)";
+      // |y - y*| <= g |y*| is the same set of outputs as y = y* (1 + delta), |delta| <= g,
       // but linear in y: cvc5 1.0.3 (no CAD) bounds it where the product y* delta times out.
-      std::string section = "a correct implementation: |" + y->name + " - " + y->name + "*| <= gamma(" +
-                            std::to_string(n) + ", f32) |" + y->name + "*|";
+      if (finalRounding) bound += " |" + y->name + "*| + ulp(" + dt + ", " + y->name + "*) / 2";
+      else bound += " |" + y->name + "*|";
+      std::string section = "a correct implementation: |" + y->name + " - " + y->name + "*| <= " + bound;
       b.u.outputModel = [&](const std::string& name, const std::vector<int64_t>& idx, const std::string& printed) {
         TermPtr star = b.u.oracleCell(name, idx);
         b.script.declareConst(printed, Sort::Real);
         TermPtr sym = smt::symbol(printed, Sort::Real);
         TermPtr err = b.u.abs(smt::mkArith("-", {sym, star}));
-        b.script.assertTerm(section, "", smt::mkCmp("<=", err, smt::mkArith("*", {g, b.u.abs(star)})));
+        TermPtr allowed = smt::mkArith("*", {g, b.u.abs(star)});
+        if (halfUlp) allowed = smt::mkArith("+", {allowed, smt::mkArith("/", {b.u.ulp(dt, star), smt::realConst(2)})});
+        b.script.assertTerm(section, "", smt::mkCmp("<=", err, allowed));
         return sym;
       };
       TermPtr holdsPost = b.u.term(*post->expr);
       b.u.addFacts();
       b.script.assertTerm("the tolerance rejects it", "violated: " + postText, smt::mkNot(holdsPost));
       std::string purpose = "A correct implementation passes: with each cell of " + y->name + " within |" + y->name +
-                            " - " + y->name + "*| <= gamma(" + std::to_string(n) + ", f32) |" + y->name + "*|" +
-                            " (the error of a length-" + std::to_string(n) +
-                            " reduction accumulated in f32), no input meeting the precondition violates " +
+                            " - " + y->name + "*| <= " + bound + " (" + accText +
+                            "), no input meeting the precondition violates " +
                             shorten(postText, 80) + " at the reduced shape (" + dimsText(shape) + ").";
       out.obligations.push_back(b.finish(
           id, Kind::BlindBandCorrect, Answer::Unsat, purpose, post->range,
           {"reduced shape: " + dimsText(shape), std::string("model: ") + kFiniteNote,
-           "model: gamma(n, f32) = n u / (1 - n u) = n / (2^24 - n) exactly"}));
+           m.rounds && m.n > 1 ? "model: gamma(n, " + acc + ") = n u / (1 - n u) = n / (2^" + (acc == "f64" ? "53" : "24") + " - n) exactly"
+                               : "model: u(" + acc + ") = " + (acc == "f64" ? "2^-53" : "2^-24") + ", the unit roundoff"}));
     } catch (const Unsupported& e) {
       out.skipped.push_back({id, e.what(), post->range});
     }

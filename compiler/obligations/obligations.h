@@ -33,6 +33,8 @@ struct Obligation {
   Answer expected;      // the answer that means "fine"
   std::string estimate; // what the compiler can tell without a solver ("" when nothing)
   std::string smt2;     // the complete script
+  // The script's constants for input cells (Real): witness probes fix them (smt::Probe).
+  std::vector<std::string> inputs;
 };
 
 // An obligation that could not be built, and why (an expression the unroller cannot express,

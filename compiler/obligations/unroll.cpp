@@ -169,6 +169,7 @@ TermPtr Unroller::inputCell(const std::string& name, const std::vector<int64_t>&
   if (auto it = cells_.find(key); it != cells_.end()) return it->second;
   std::string printed = names_.symbol(key, cellName(name, idx));
   script_.declareConst(printed, Sort::Real);
+  inputSymbols_.push_back(printed);
   return cells_[key] = smt::symbol(printed, Sort::Real);
 }
 

@@ -50,6 +50,8 @@ class Unroller {
   smt::TermPtr oracleCell(const std::string& name, const std::vector<int64_t>& idx);
   smt::TermPtr toleranceCell(const std::string& name, const std::vector<int64_t>& idx);
   smt::TermPtr inputCell(const std::string& name, const std::vector<int64_t>& idx);
+  // The constants declared for input cells so far, in declaration order.
+  const std::vector<std::string>& inputSymbols() const { return inputSymbols_; }
   smt::TermPtr outputCell(const std::string& name, const std::vector<int64_t>& idx);
   // Replaces the plain output constants: called once per output cell the first time it is read.
   std::function<smt::TermPtr(const std::string& name, const std::vector<int64_t>& idx, const std::string& printedName)>
@@ -112,6 +114,7 @@ class Unroller {
   smt::NameTable& names_;
   ir::IntEnv base_;  // the fixed dims
   std::map<std::string, smt::TermPtr> cells_;  // key -> constant
+  std::vector<std::string> inputSymbols_;
   std::set<std::string> inProgress_;
   std::set<std::string> commented_;  // definitions whose source text the script already shows
   std::set<std::string> declaredFns_, helpers_;

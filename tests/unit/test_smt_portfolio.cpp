@@ -1,0 +1,146 @@
+// The SMT backend's portfolio (backends/smt/portfolio.cpp): witness probes and the fallback
+// configuration answer what the primary configuration alone cannot, and say so; and the
+// correct-implementation model of blind-band-correct (compiler/obligations) for outputs
+// that are copied, selected, rounded once, or rounded into a narrower dtype.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "backends/smt/solver.h"
+#include "compiler/obligations/obligations.h"
+#include "compiler/pipeline.h"
+
+namespace {
+
+namespace smt = kc::smt;
+namespace obl = kc::obl;
+
+// The obligation `suffix` of the contract in `path` (relative to the source tree).
+obl::Obligation obligationOf(const std::string& path, const std::string& suffix) {
+  kc::Compilation c;
+  kc::compile(c, {std::string(KC_SOURCE_DIR) + "/" + path}, kc::Stage::Sema);
+  REQUIRE_FALSE(c.diags.hasErrors());
+  for (const auto& ct : c.program->contracts) {
+    if (ct->isClass) continue;
+    for (auto& o : obl::buildObligationSet(*ct).obligations)
+      if (o.id.size() >= suffix.size() && o.id.compare(o.id.size() - suffix.size(), suffix.size(), suffix) == 0) return o;
+  }
+  FAIL("no obligation ending in " << suffix << " in " << path);
+  return {};
+}
+
+std::string textOf(const std::string& path, const std::string& suffix) { return obligationOf(path, suffix).smt2; }
+
+// A contract of one output y = ORACLE with tolerance TOL, inputs x (and i when given) of dtype TIN.
+obl::Obligation correctOf(const std::string& out, const std::string& in, const std::string& oracle,
+                          const std::string& tol) {
+  std::string text = "kcontract 1\n"
+                     "kernel k(x: " + in + "[N, M], i: i32[N]) -> (y: " + out + "[N, M])\n  where N in 1..64, M in 1..64\n"
+                     "contract acme.model@1 {\n  scope {\n    kernel k\n  }\n"
+                     "  pre {\n    forall n: 0 <= i[n] < N\n  }\n"
+                     "  oracle f64 {\n    y[n, m] = " + oracle + "\n  }\n"
+                     "  tolerance {\n    tol[n, m] = " + tol + "\n  }\n"
+                     "  post {\n    forall n, m: |y[n, m] - y*[n, m]| <= tol[n, m]\n  }\n}\n";
+  kc::Compilation c;
+  kc::compileText(c, "t.kcontract", text, kc::Stage::Sema);
+  REQUIRE_FALSE(c.diags.hasErrors());
+  for (const auto& ct : c.program->contracts)
+    for (auto& o : obl::buildObligationSet(*ct).obligations)
+      if (o.kind == obl::Kind::BlindBandCorrect) return o;
+  FAIL("no blind-band-correct obligation");
+  return {};
+}
+
+smt::Answer solved(const obl::Obligation& o) {
+  smt::Options opt;
+  opt.timeoutSeconds = 10;
+  opt.probes = smt::fixedValueProbes(o.inputs);
+  smt::Result r = smt::solve(o.smt2, opt);
+  INFO(o.id << ": " << smt::answerName(r.answer) << " " << r.reason << " " << r.strategy);
+  return r.answer;
+}
+
+}  // namespace
+
+TEST_CASE("smt portfolio: fixed-value probes fix every input constant", "[smt][portfolio]") {
+  CHECK(smt::fixedValueProbes({}).empty());
+  auto p = smt::fixedValueProbes({"a_0", "a_1", "b_0", "b_1", "c"});
+  REQUIRE(p.size() == 2);
+  CHECK(p[0].name == "inputs = 1");
+  CHECK(p[0].assertions ==
+        "(assert (= a_0 1.0))\n(assert (= a_1 1.0))\n(assert (= b_0 1.0))\n(assert (= b_1 1.0))\n(assert (= c 1.0))\n");
+  CHECK(p[1].assertions ==
+        "(assert (= a_0 1.0))\n(assert (= a_1 (- 2.0)))\n(assert (= b_0 0.5))\n(assert (= b_1 3.0))\n(assert (= c 1.0))\n");
+}
+
+TEST_CASE("smt portfolio: a witness probe finds what nonlinear search misses, and says so", "[smt][portfolio]") {
+  // int8 GEMM's blind-band-detect: trivially sat (any nonzero product), but the products of
+  // four free scales keep cvc5's nonlinear search busy past any limit; with every input 1 it is linear.
+  obl::Obligation o = obligationOf("stdlib/ops/int8_gemm.kcontract", "/blind-band-detect");
+  REQUIRE_FALSE(o.inputs.empty());
+  smt::Options alone;
+  alone.timeoutSeconds = 3;
+  alone.portfolio = false;
+  smt::Result a = smt::solve(o.smt2, alone);
+  INFO("alone: " << smt::answerName(a.answer) << " " << a.reason);
+  CHECK(a.answer == smt::Answer::Timeout);
+  CHECK(a.strategy.empty());
+
+  smt::Options with = alone;
+  with.timeoutSeconds = 10;
+  with.portfolio = true;
+  with.probes = smt::fixedValueProbes(o.inputs);
+  for (auto iso : {smt::Isolation::Subprocess, smt::Isolation::InProcess}) {
+    with.isolation = iso;
+    smt::Result r = smt::solve(o.smt2, with);
+    INFO(smt::answerName(r.answer) << " " << r.reason);
+    CHECK(r.answer == smt::Answer::Sat);
+    CHECK(r.strategy == "witness probe: inputs = 1");
+    bool fixed = false;
+    for (const auto& m : r.model)
+      if (m.name == o.inputs[0]) fixed = m.value == "1";
+    CHECK(fixed);  // the model is the probe's witness
+  }
+}
+
+TEST_CASE("smt portfolio: what nobody answers is a timeout naming the whole limit", "[smt][portfolio]") {
+  std::string hard = "(set-logic QF_NRA)(declare-const x Real)(declare-const y Real)(declare-const z Real)"
+                     "(assert (= (* x x x) (+ (* y y y) (* z z z) 1.0)))(assert (> (* x y z) 1000000.0))"
+                     "(assert (< (+ (* x x) (* y y) (* z z)) 0.0))(check-sat)";
+  smt::Options o;
+  o.timeoutSeconds = 1;
+  smt::Result r = smt::solve(hard, o);
+  INFO(smt::answerName(r.answer) << " " << r.reason);
+  if (r.answer == smt::Answer::Timeout) CHECK(r.reason == "time limit of 1 s");
+  CHECK(r.answer != smt::Answer::Sat);  // a sum of squares is never negative
+}
+
+TEST_CASE("smt: the correct-implementation model of blind-band-correct", "[smt][obligations]") {
+  // A copy (transpose, gather) is exact: a tolerance of 0 admits every correct implementation.
+  auto copy = correctOf("f32", "f32", "x[n, m]", "0 * |x[n, m]|");
+  CHECK(copy.smt2.find("|y - y*| <= 0 |y*|") != std::string::npos);
+  CHECK(solved(copy) == smt::Answer::Unsat);
+  // A gather written as a selection over rows: one nonzero term, an exact sum.
+  auto gather = correctOf("f32", "f32", "sum(v in 0..N - 1, if i[n] == v then x[v, m] else 0)", "0 * |x[n, m]|");
+  CHECK(solved(gather) == smt::Answer::Unsat);
+  // ... but a sum of several terms rounds: a tolerance of 0 fails a correct implementation.
+  auto sum = correctOf("f32", "f32", "sum(v in 0..N - 1, x[v, m])", "0 * |x[n, m]|");
+  CHECK(solved(sum) == smt::Answer::Sat);
+  // One correctly rounded operation is within one ulp, and within u |y*|.
+  auto mul = correctOf("f32", "f32", "x[n, m] * x[n, m]", "ulp(f32, y*[n, m])");
+  CHECK(mul.smt2.find("|y - y*| <= u(f32) |y*|") != std::string::npos);
+  CHECK(solved(mul) == smt::Answer::Unsat);
+  // max is exact.
+  auto relu = correctOf("f32", "f32", "fmax(x[n, m], 0)", "0 * |x[n, m]|");
+  CHECK(solved(relu) == smt::Answer::Unsat);
+  // Into bf16: one more rounding, half a spacing: half an ulp plus the f32 part passes ...
+  auto bf16 = correctOf("bf16", "f32", "x[n, m] * x[n, m]", "ulp(bf16, y*[n, m]) / 2 + 2 * eps(f32) * |y*[n, m]|");
+  CHECK(bf16.smt2.find("ulp(bf16, y*) / 2") != std::string::npos);
+  CHECK(solved(bf16) == smt::Answer::Unsat);
+  // ... and the f32 part alone does not.
+  auto tight = correctOf("bf16", "f32", "x[n, m] * x[n, m]", "2 * eps(f32) * |y*[n, m]|");
+  CHECK(solved(tight) == smt::Answer::Sat);
+  // A copy into a narrower dtype rounds once.
+  auto cast = correctOf("bf16", "f32", "x[n, m]", "0 * |x[n, m]|");
+  CHECK(solved(cast) == smt::Answer::Sat);
+}
