@@ -98,6 +98,8 @@ int main(int argc, char** argv) {
       for (const auto& o : set.obligations) {
         kc::smt::Options per = options;
         if (per.portfolio) per.probes = kc::smt::fixedValueProbes(o.inputs);
+        if (o.probeFirst) per.headStartSeconds = 0.1;
+        if (per.portfolio) per.relaxation = o.relaxation;
         Row r{o.id, o.expected, kc::smt::solve(o.smt2, per)};
         std::printf("  %-58s %-8s %7.2f s%s\n", r.id.c_str(), kc::smt::answerName(r.result.answer), r.result.seconds,
                     r.result.strategy.empty() ? "" : ("  (" + r.result.strategy + ")").c_str());

@@ -4,7 +4,8 @@
 // standard library's obligations fastest, but refines forever on some that it answers at
 // once without (the fallback), and the other way round; and a witness that both miss is
 // often found at once when the inputs are fixed (a probe), since the oracle then turns
-// linear. So: the primary alone for a head start (its answers, and models, stay what they
+// linear; an unsat that the floating-point roundings of a fault model hide is often quick in
+// a relaxation with bounded error terms instead. So: the primary alone for a head start (its answers, and models, stay what they
 // were for every query it answers quickly), then probes and the fallback beside it; the
 // first sat or unsat wins. Both configurations are sound and a probe only adds assertions,
 // so any sat or unsat is the script's answer; timeouts and unknowns are never a pass.
@@ -31,11 +32,12 @@ Options single(const Options& o, double seconds) {
   s.timeoutSeconds = std::max(seconds, 0.01);
   s.portfolio = false;
   s.probes.clear();
+  s.relaxation.clear();
   return s;
 }
 
-// The second runner: every probe for a short while, then the fallback configuration for
-// what is left of `seconds`. Runs in this process (inside a child when isolated).
+// The second runner: every probe for a short while, the relaxation for half of what is
+// left, then the fallback configuration for the rest of `seconds`. Runs in this process (inside a child when isolated).
 Result secondRunner(const std::string& smt2, const Options& opt, double seconds) {
   auto start = std::chrono::steady_clock::now();
   for (const Probe& p : opt.probes) {
@@ -45,6 +47,13 @@ Result secondRunner(const std::string& smt2, const Options& opt, double seconds)
     Result r = solveInProcess(withAssertions(smt2, p.assertions), single(opt, slice));
     if (r.answer == Answer::Sat) {
       r.strategy = "witness probe: " + p.name;
+      return r;
+    }
+  }
+  if (!opt.relaxation.empty()) {
+    Result r = solveInProcess(opt.relaxation, single(opt, (seconds - secondsSince(start)) / 2));
+    if (r.answer == Answer::Unsat) {
+      r.strategy = "relaxation";
       return r;
     }
   }
@@ -63,7 +72,7 @@ Result neither(Result primary, const Options& opt) {
   return primary;
 }
 
-double headStart(const Options& opt) { return std::min(2.0, opt.timeoutSeconds / 2); }
+double headStart(const Options& opt) { return std::max(0.0, std::min(opt.headStartSeconds, opt.timeoutSeconds / 2)); }
 
 Result solveInProcessPortfolio(const std::string& smt2, const Options& opt) {
   auto start = std::chrono::steady_clock::now();
@@ -122,12 +131,23 @@ std::vector<std::pair<std::string, std::string>> fallbackSolverOptions() { retur
 std::vector<Probe> fixedValueProbes(const std::vector<std::string>& realConstants) {
   if (realConstants.empty()) return {};
   static const double cycle[] = {1.0, -2.0, 0.5, 3.0};
-  Probe ones{"inputs = 1", ""}, mixed{"inputs = 1, -2, 0.5, 3, ...", ""};
+  Probe ones{"inputs = 1", ""}, mixed{"inputs = 1, -2, 0.5, 3, ...", ""}, fine{"inputs = 1 + 2^-12", ""},
+      cancel{"inputs = 256.5, -256, ...", ""}, fineCancel{"inputs = 1 + 2^-12, 1024, -1, 1024, ...", ""};
   for (size_t i = 0; i < realConstants.size(); ++i) {
     ones.assertions += "(assert (= " + realConstants[i] + " 1.0))\n";
     mixed.assertions += "(assert (= " + realConstants[i] + " " + realLiteral(cycle[i % 4]) + "))\n";
+    // Exact in f32, not in TF32, f16 or bf16: precision faults show at once.
+    fine.assertions += "(assert (= " + realConstants[i] + " 1.000244140625))\n";
+    // Cancellation: neighbours nearly cancel, so a sum's rounding error is large against its
+    // value (256.5 is exact in f32 and f16, not in bf16).
+    cancel.assertions += "(assert (= " + realConstants[i] + " " + (i % 2 ? "(- 256.0)" : "256.5") + "))\n";
   }
-  return {ones, mixed};
+  // The same for products: with a dot product's cells declared a, b, a, b, ... the products
+  // are 1024 + 1/4 and -1024 (1 + 2^-12 is exact in f32, not in TF32).
+  static const char* fc[] = {"1.000244140625", "1024.0", "(- 1.0)", "1024.0"};
+  for (size_t i = 0; i < realConstants.size(); ++i)
+    fineCancel.assertions += "(assert (= " + realConstants[i] + " " + fc[i % 4] + "))\n";
+  return {ones, mixed, fine, cancel, fineCancel};
 }
 
 Result solve(const std::string& smt2, const Options& options) {

@@ -543,7 +543,7 @@ Result solveInProcess(const std::string& smt2, const Options& opt) {
     s.setOption("produce-models", "true");
     // Formats other than Float32 and Float64 are "experimental" in cvc5 1.0.3.
     if (smt2.find("FloatingPoint") != std::string::npos || smt2.find("Float16") != std::string::npos ||
-        smt2.find("Float128") != std::string::npos)
+        smt2.find("Float128") != std::string::npos || smt2.find("to_fp") != std::string::npos)
       s.setOption("fp-exp", "true");
     // Nonlinear real arithmetic without CAD (this build has no libpoly): splitting on zero and
     // always checking relevance let cvc5 build models where it otherwise refines forever

@@ -55,10 +55,17 @@ struct Options {
   // assertions, so whichever answers is an answer of the script. false: the primary alone.
   bool portfolio = true;
   std::vector<Probe> probes;
+  // A relaxation of the script: the same question with more models (each rounding replaced by
+  // a bounded error term, say). Its unsat is the script's unsat; its sat says nothing. The
+  // second runner tries it after the probes. "" when there is none.
+  std::string relaxation;
+  // How long the primary configuration runs alone first (capped at half the time limit).
+  double headStartSeconds = 2.0;
 };
 
 // Probes that fix the given Real constants (an obligation's input cells): all to 1, and to
-// the cycle 1, -2, 0.5, 3. Nonlinear oracles become linear or constant under them, so a
+// the cycle 1, -2, 0.5, 3, and all to 1 + 2^-12 (exact in f32, not in TF32, f16 or bf16).
+// Nonlinear oracles become linear or constant under them, and every rounding a constant, so a
 // witness that cvc5's nonlinear search misses often comes at once. None for an empty list.
 std::vector<Probe> fixedValueProbes(const std::vector<std::string>& realConstants);
 

@@ -219,8 +219,11 @@ std::string problemMessage(const obl::Obligation& o, const Outcome& out, const s
              ": every output one spacing of its dtype away from the oracle still meets the postcondition";
     case obl::Kind::BlindBandCorrect:
       return "a correct implementation can fail" + at +
-             ": with every output within the accumulation error gamma(n, f32) of the oracle, some input meeting the " +
-             "precondition violates the postcondition (the tolerance is too tight)";
+             ": with every output within the error of a correct implementation (the script's model), some input " +
+             "meeting the precondition violates the postcondition (the tolerance is too tight)";
+    case obl::Kind::BlindBandAccumulator:
+    case obl::Kind::BlindBandOperand:
+      return "the tolerance is blind to a precision fault" + at;
   }
   return std::string("expected ") + obl::answerName(o.expected) + ", the solver answered " +
          smt::answerName(out.result.answer);
@@ -236,7 +239,9 @@ std::string findingCode(const obl::Obligation& o, Verdict v) {
       case obl::Kind::IndexWidth32: code = DiagCode::IndexWidthUncovered; break;
       case obl::Kind::Defined: code = DiagCode::MayBeUndefined; break;
       case obl::Kind::BlindBandCorrect: code = DiagCode::ToleranceTooTight; break;
-      case obl::Kind::BlindBandDetect: return "";  // reported as blind, never a problem
+      case obl::Kind::BlindBandDetect:
+      case obl::Kind::BlindBandAccumulator:
+      case obl::Kind::BlindBandOperand: return "";  // reported as blind, never a problem
     }
   return diagCodeString(code);
 }
@@ -291,6 +296,16 @@ void judge(Outcome& out, std::map<const sema::ContractInfo*, plan::Plan>& plans,
     out.note = "blind to one-ulp faults" + (shape.empty() ? "" : " at " + shape) +
                ": every output one spacing of its dtype from the oracle meets the postcondition, so an epilogue that "
                "rounds wrongly passes; std.prec.epilogue-exactness@1 (exact inputs, y == round(T, y*)) catches those";
+    return;
+  }
+  if ((o.kind == obl::Kind::BlindBandAccumulator || o.kind == obl::Kind::BlindBandOperand) && !sat) {
+    bool acc = o.kind == obl::Kind::BlindBandAccumulator;
+    out.verdict = Verdict::Blind;
+    out.note = std::string(acc ? "blind to a bf16 accumulator" : "blind to silent TF32") +
+               (shape.empty() ? "" : " at " + shape) + ": computed that way, every output still meets the " +
+               "postcondition there; longer reductions lose more, and " +
+               (acc ? "std.prec.accumulator@1" : "std.prec.operand-coercion@1") +
+               " chooses inputs that show it";
     return;
   }
   out.verdict = Verdict::Problem;
@@ -398,6 +413,8 @@ int runProve(const GlobalOptions& opts) {
     out.o = &all[i];
     out.contract = owners[i];
     so.probes = smt::fixedValueProbes(all[i].inputs);
+    so.headStartSeconds = all[i].probeFirst ? 0.1 : 2.0;
+    so.relaxation = all[i].relaxation;
     out.result = smt::solve(all[i].smt2, so);
     judge(out, plans, limitText);
     // Under an unsatisfiable precondition every question that assumes it is answered trivially.

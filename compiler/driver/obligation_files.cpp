@@ -47,6 +47,15 @@ bool writeObligationScripts(const std::string& dir, const std::vector<obl::Oblig
       return false;
     }
     fileOf[o.id] = p.string();
+    if (!o.relaxation.empty()) {  // beside it: NAME.relaxed.smt2 (its unsat is the script's unsat)
+      fs::path r = fs::path(dir) / (name.substr(0, name.size() - 5) + ".relaxed.smt2");
+      std::ofstream rf(r, std::ios::binary);
+      rf << o.relaxation;
+      if (!rf) {
+        std::cerr << "kcontract: cannot write " << r.string() << "\n";
+        return false;
+      }
+    }
   }
   return true;
 }

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <functional>
 
+#include "compiler/obligations/builder.h"
 #include "stdlib/numerics/dtype.h"
 
 namespace kc::obl {
 
 using smt::Sort;
 using smt::TermPtr;
+using namespace detail;
 
 const char* kindName(Kind k) {
   switch (k) {
@@ -20,6 +22,8 @@ const char* kindName(Kind k) {
     case Kind::Defined: return "defined";
     case Kind::BlindBandDetect: return "blind-band-detect";
     case Kind::BlindBandCorrect: return "blind-band-correct";
+    case Kind::BlindBandAccumulator: return "blind-band-accumulator";
+    case Kind::BlindBandOperand: return "blind-band-operand";
   }
   return "?";
 }
@@ -44,7 +48,6 @@ std::string locationText(const SourceRange& r, const SourceManager* sources) {
 
 namespace {
 
-const char* kFiniteNote = "inputs are finite reals: isnan and isinf are false, isfinite is true";
 const char* kFinitePurpose = "inputs taken as finite reals (isnan and isinf false, isfinite true)";
 
 // --- the reduced shape -------------------------------------------------------------------------
@@ -143,68 +146,81 @@ ReducedShape reducedShape(const sema::ContractInfo& c) {
   return s;
 }
 
-namespace {
+namespace detail {
 
-// --- one obligation ----------------------------------------------------------------------------
-
-std::string dimsText(const ReducedShape& s) { return s.describe(); }
-
-std::string originText(const sema::Condition& p) { return p.origin.fromClass ? "  [from " + p.origin.id + "]" : ""; }
-
-std::string shorten(std::string s, size_t max = 100) {
-  if (s.size() > max) s = s.substr(0, max - 3) + "...";
-  return s;
+Obligation Builder::finish(const std::string& id, Kind kind, Answer expected, const std::string& purpose,
+                    const SourceRange& range, const std::vector<std::string>& model) {
+  Obligation o;
+  o.id = id;
+  o.kind = kind;
+  o.expected = expected;
+  o.purpose = purpose;
+  o.range = range;
+  o.estimate = estimate;
+  script.header = {"kcontract obligation " + id,
+                   std::string("kind: ") + kindName(kind) + "; expected: " + answerName(expected) +
+                       (expected == Answer::Sat ? " (a model is the witness)" : " (sat gives a counterexample)"),
+                   "purpose: " + purpose, "source: " + locationText(range, opts.sources)};
+  if (!estimate.empty()) script.header.push_back("estimate: " + estimate);
+  for (const auto& m : model) script.header.push_back(m);
+  if (!script.declareFuns.empty()) {
+    std::string fns;
+    for (const auto& d : script.declareFuns) {
+      std::string name = d.substr(13, d.find(' ', 13) - 13);  // (declare-fun NAME ...
+      fns += (fns.empty() ? "" : ", ") + name;
+    }
+    script.header.push_back("model: " + fns + (script.declareFuns.size() == 1 ? " is" : " are") +
+                            " uninterpreted, with the facts asserted below");
+  }
+  script.getModel = expected == Answer::Sat;
+  o.smt2 = script.text();
+  o.inputs = u.inputSymbols();
+  return o;
 }
 
-struct Builder {
-  const sema::ContractInfo& c;
-  const BuildOptions& opts;
-  ReducedShape shape;
-  smt::Script script;
-  smt::NameTable names;
-  Unroller u;
-  std::string estimate;
+bool isCloseness(const ir::Node& e, const std::string& out) {
+  const ir::Node* n = &e;
+  while (n->op == ir::Op::Quantifier && n->b) n = n->kids.back().get();
+  const ir::Node* absSide = nullptr;
+  if (n->op == ir::Op::Le) absSide = n->kids[0].get();
+  else if (n->op == ir::Op::Ge) absSide = n->kids[1].get();
+  if (!absSide || absSide->op != ir::Op::Abs) return false;
+  const ir::Node& diff = *absSide->kids[0];
+  if (diff.op != ir::Op::Sub) return false;
+  auto is = [&](const ir::Node& k, ir::Role r) { return k.op == ir::Op::TensorRead && k.role == r && k.name == out; };
+  return (is(*diff.kids[0], ir::Role::Output) && is(*diff.kids[1], ir::Role::Oracle)) ||
+         (is(*diff.kids[0], ir::Role::Oracle) && is(*diff.kids[1], ir::Role::Output));
+}
 
-  Builder(const sema::ContractInfo& ci, const BuildOptions& o, ReducedShape s)
-      : c(ci), opts(o), shape(std::move(s)), u(c, shape, script, names) {}
+// The dtype a tensor's cells have at the reduced shape ("" when unknown).
+std::string resolvedDType(const sema::TensorInfo& t, const ReducedShape& shape) {
+  if (!t.dtypeIsVar) return t.dtype;
+  auto it = shape.dtypes.find(t.dtype);
+  return it == shape.dtypes.end() ? "" : it->second;
+}
 
-  void assertPre() {
-    for (size_t i = 0; i < c.pre.size(); ++i) {
-      const auto& p = c.pre[i];
-      script.assertTerm("the precondition", "pre: " + ir::print(*p.expr) + originText(p), u.term(*p.expr));
-    }
-  }
+// sum(v, if e == v then x else 0): at most one term is not zero, so the sum is exact in any
+// order (a gather written as a selection: std.ops.embedding).
+bool selectsOne(const ir::Node& reduce) {
+  const ir::Node& body = *reduce.kids[2];
+  if (body.op != ir::Op::Select || reduce.vars.size() != 1) return false;
+  auto zero = [](const ir::Node& k) { return (k.op == ir::Op::ConstReal || k.op == ir::Op::ConstInt) && k.d == 0 && k.i == 0; };
+  if (!zero(*body.kids[1]) && !zero(*body.kids[2])) return false;
+  const ir::Node& cond = *body.kids[0];
+  if (cond.op != ir::Op::Eq) return false;
+  const std::string& v = reduce.vars[0];
+  auto isVar = [&](const ir::Node& k) { return k.op == ir::Op::IndexVar && k.name == v; };
+  auto mentions = [&](const ir::Node& k) {
+    bool found = false;
+    ir::walk(k, [&](const ir::Node& x) { found = found || isVar(x); });
+    return found;
+  };
+  return (isVar(*cond.kids[0]) && !mentions(*cond.kids[1])) || (isVar(*cond.kids[1]) && !mentions(*cond.kids[0]));
+}
 
-  Obligation finish(const std::string& id, Kind kind, Answer expected, const std::string& purpose,
-                    const SourceRange& range, const std::vector<std::string>& model) {
-    Obligation o;
-    o.id = id;
-    o.kind = kind;
-    o.expected = expected;
-    o.purpose = purpose;
-    o.range = range;
-    o.estimate = estimate;
-    script.header = {"kcontract obligation " + id,
-                     std::string("kind: ") + kindName(kind) + "; expected: " + answerName(expected) +
-                         (expected == Answer::Sat ? " (a model is the witness)" : " (sat gives a counterexample)"),
-                     "purpose: " + purpose, "source: " + locationText(range, opts.sources)};
-    if (!estimate.empty()) script.header.push_back("estimate: " + estimate);
-    for (const auto& m : model) script.header.push_back(m);
-    if (!script.declareFuns.empty()) {
-      std::string fns;
-      for (const auto& d : script.declareFuns) {
-        std::string name = d.substr(13, d.find(' ', 13) - 13);  // (declare-fun NAME ...
-        fns += (fns.empty() ? "" : ", ") + name;
-      }
-      script.header.push_back("model: " + fns + (script.declareFuns.size() == 1 ? " is" : " are") +
-                              " uninterpreted, with the facts asserted below");
-    }
-    script.getModel = expected == Answer::Sat;
-    o.smt2 = script.text();
-    o.inputs = u.inputSymbols();
-    return o;
-  }
-};
+}  // namespace detail
+
+namespace {
 
 // --- the kinds ---------------------------------------------------------------------------------
 
@@ -346,19 +362,6 @@ void defined(const sema::ContractInfo& c, const BuildOptions& opts, const Reduce
 }
 
 // |y - y*| <= tol (either order of y and y*, either side of the comparison) under foralls.
-bool isCloseness(const ir::Node& e, const std::string& out) {
-  const ir::Node* n = &e;
-  while (n->op == ir::Op::Quantifier && n->b) n = n->kids.back().get();
-  const ir::Node* absSide = nullptr;
-  if (n->op == ir::Op::Le) absSide = n->kids[0].get();
-  else if (n->op == ir::Op::Ge) absSide = n->kids[1].get();
-  if (!absSide || absSide->op != ir::Op::Abs) return false;
-  const ir::Node& diff = *absSide->kids[0];
-  if (diff.op != ir::Op::Sub) return false;
-  auto is = [&](const ir::Node& k, ir::Role r) { return k.op == ir::Op::TensorRead && k.role == r && k.name == out; };
-  return (is(*diff.kids[0], ir::Role::Output) && is(*diff.kids[1], ir::Role::Oracle)) ||
-         (is(*diff.kids[0], ir::Role::Oracle) && is(*diff.kids[1], ir::Role::Output));
-}
 
 // The longest reduction (in terms) behind an oracle definition, at the reduced shape.
 // How a correct implementation of output `name` may differ from the oracle: the longest
@@ -376,24 +379,6 @@ bool exactCall(const std::string& f) {
   return exact.count(f) > 0;
 }
 
-// sum(v, if e == v then x else 0): at most one term is not zero, so the sum is exact in any
-// order (a gather written as a selection: std.ops.embedding).
-bool selectsOne(const ir::Node& reduce) {
-  const ir::Node& body = *reduce.kids[2];
-  if (body.op != ir::Op::Select || reduce.vars.size() != 1) return false;
-  auto zero = [](const ir::Node& k) { return (k.op == ir::Op::ConstReal || k.op == ir::Op::ConstInt) && k.d == 0 && k.i == 0; };
-  if (!zero(*body.kids[1]) && !zero(*body.kids[2])) return false;
-  const ir::Node& cond = *body.kids[0];
-  if (cond.op != ir::Op::Eq) return false;
-  const std::string& v = reduce.vars[0];
-  auto isVar = [&](const ir::Node& k) { return k.op == ir::Op::IndexVar && k.name == v; };
-  auto mentions = [&](const ir::Node& k) {
-    bool found = false;
-    ir::walk(k, [&](const ir::Node& x) { found = found || isVar(x); });
-    return found;
-  };
-  return (isVar(*cond.kids[0]) && !mentions(*cond.kids[1])) || (isVar(*cond.kids[1]) && !mentions(*cond.kids[0]));
-}
 
 CorrectModel correctModel(const sema::ContractInfo& c, const ReducedShape& shape, const std::string& name) {
   ir::IntEnv env;
@@ -423,12 +408,6 @@ CorrectModel correctModel(const sema::ContractInfo& c, const ReducedShape& shape
   return m;
 }
 
-// The dtype a tensor's cells have at the reduced shape ("" when unknown).
-std::string resolvedDType(const sema::TensorInfo& t, const ReducedShape& shape) {
-  if (!t.dtypeIsVar) return t.dtype;
-  auto it = shape.dtypes.find(t.dtype);
-  return it == shape.dtypes.end() ? "" : it->second;
-}
 
 void blindBand(const sema::ContractInfo& c, const BuildOptions& opts, const ReducedShape& shape, ObligationSet& out) {
   const sema::TensorInfo* y = nullptr;
@@ -552,6 +531,8 @@ void blindBand(const sema::ContractInfo& c, const BuildOptions& opts, const Redu
       out.skipped.push_back({id, e.what(), post->range});
     }
   }
+
+  faultModels(c, opts, shape, *y, *post, out);
 }
 
 }  // namespace

@@ -19,6 +19,8 @@ enum class Kind {
   Defined,           // a division, log or square root in the oracle or tolerance is defined
   BlindBandDetect,   // the tolerance sees an output off by one ulp
   BlindBandCorrect,  // a correct implementation stays inside the tolerance
+  BlindBandAccumulator,  // the tolerance sees a reduction accumulated in bf16
+  BlindBandOperand,      // the tolerance sees operands rounded to TF32 before the products
 };
 const char* kindName(Kind k);  // "pre-satisfiable", "index-width-31", ...
 
@@ -35,6 +37,13 @@ struct Obligation {
   std::string smt2;     // the complete script
   // The script's constants for input cells (Real): witness probes fix them (smt::Probe).
   std::vector<std::string> inputs;
+  // Answered by fixing the inputs rather than by search (the fault models, whose floating-point
+  // roundings the nonlinear search does not get through): the solver's portfolio should
+  // start its probes at once.
+  bool probeFirst = false;
+  // A script with more models than smt2 (its roundings as bounded error terms): unsat of it is
+  // unsat of smt2, sat says nothing. "" when there is none.
+  std::string relaxation;
 };
 
 // An obligation that could not be built, and why (an expression the unroller cannot express,

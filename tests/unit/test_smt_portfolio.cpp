@@ -29,7 +29,6 @@ obl::Obligation obligationOf(const std::string& path, const std::string& suffix)
   return {};
 }
 
-std::string textOf(const std::string& path, const std::string& suffix) { return obligationOf(path, suffix).smt2; }
 
 // A contract of one output y = ORACLE with tolerance TOL, inputs x (and i when given) of dtype TIN.
 obl::Obligation correctOf(const std::string& out, const std::string& in, const std::string& oracle,
@@ -65,12 +64,65 @@ smt::Answer solved(const obl::Obligation& o) {
 TEST_CASE("smt portfolio: fixed-value probes fix every input constant", "[smt][portfolio]") {
   CHECK(smt::fixedValueProbes({}).empty());
   auto p = smt::fixedValueProbes({"a_0", "a_1", "b_0", "b_1", "c"});
-  REQUIRE(p.size() == 2);
+  REQUIRE(p.size() == 5);
   CHECK(p[0].name == "inputs = 1");
   CHECK(p[0].assertions ==
         "(assert (= a_0 1.0))\n(assert (= a_1 1.0))\n(assert (= b_0 1.0))\n(assert (= b_1 1.0))\n(assert (= c 1.0))\n");
   CHECK(p[1].assertions ==
         "(assert (= a_0 1.0))\n(assert (= a_1 (- 2.0)))\n(assert (= b_0 0.5))\n(assert (= b_1 3.0))\n(assert (= c 1.0))\n");
+  CHECK(p[2].name == "inputs = 1 + 2^-12");
+  CHECK(p[2].assertions.find("(assert (= c 1.000244140625))\n") != std::string::npos);
+  CHECK(p[3].name == "inputs = 256.5, -256, ...");
+  CHECK(p[3].assertions.find("(assert (= a_1 (- 256.0)))\n(assert (= b_0 256.5))") != std::string::npos);
+  CHECK(p[4].assertions.find("(assert (= b_0 (- 1.0)))\n(assert (= b_1 1024.0))") != std::string::npos);
+}
+
+TEST_CASE("smt portfolio: the fault models find witnesses with probes and prove blindness by relaxation",
+          "[smt][portfolio][obligations]") {
+  // examples/matmul: its gamma(K) tolerance sees both faults (a witness from a probe) ...
+  for (const char* kind : {"/blind-band-accumulator", "/blind-band-operand"}) {
+    obl::Obligation o = obligationOf("examples/matmul/matmul.kcontract", kind);
+    CHECK(o.probeFirst);
+    CHECK_FALSE(o.relaxation.empty());
+    CHECK(o.smt2.find("((_ to_fp 8 ") != std::string::npos);
+    smt::Options opt;
+    opt.timeoutSeconds = 10;
+    opt.headStartSeconds = 0.1;
+    opt.probes = smt::fixedValueProbes(o.inputs);
+    opt.relaxation = o.relaxation;
+    smt::Result r = smt::solve(o.smt2, opt);
+    INFO(kind << ": " << smt::answerName(r.answer) << " " << r.reason);
+    CHECK(r.answer == smt::Answer::Sat);
+    CHECK(r.strategy.rfind("witness probe: ", 0) == 0);
+  }
+  // ... a tolerance of 100 % of the row's magnitude does not: the relaxation proves it blind.
+  const std::string loose = "kcontract 1\n"
+                            "kernel k(x: f32[R, H]) -> (y: f32[R])\n  where R in 1..8, H in 1..64\n"
+                            "contract acme.loose@1 {\n  scope {\n    kernel k\n  }\n"
+                            "  pre {\n    forall r, h: isfinite(x[r, h])\n  }\n"
+                            "  oracle f64 {\n    y[r] = sum(h, x[r, h])\n  }\n"
+                            "  tolerance {\n    tol[r] = sum(h, |x[r, h]|)\n  }\n"
+                            "  post {\n    forall r: |y[r] - y*[r]| <= tol[r]\n  }\n}\n";
+  kc::Compilation c;
+  kc::compileText(c, "t.kcontract", loose, kc::Stage::Sema);
+  REQUIRE_FALSE(c.diags.hasErrors());
+  bool seen = false;
+  for (const auto& ct : c.program->contracts)
+    for (const auto& o : obl::buildObligationSet(*ct).obligations) {
+      if (o.kind == obl::Kind::BlindBandOperand) FAIL("a sum without products has no operand fault");
+      if (o.kind != obl::Kind::BlindBandAccumulator) continue;
+      seen = true;
+      smt::Options opt;
+      opt.timeoutSeconds = 10;
+      opt.headStartSeconds = 0.1;
+      opt.probes = smt::fixedValueProbes(o.inputs);
+      opt.relaxation = o.relaxation;
+      smt::Result r = smt::solve(o.smt2, opt);
+      INFO(smt::answerName(r.answer) << " " << r.reason);
+      CHECK(r.answer == smt::Answer::Unsat);
+      CHECK(r.strategy == "relaxation");
+    }
+  CHECK(seen);
 }
 
 TEST_CASE("smt portfolio: a witness probe finds what nonlinear search misses, and says so", "[smt][portfolio]") {
