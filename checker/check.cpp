@@ -7,6 +7,7 @@
 #include "checker/oracle/evaluator.h"
 #include "checker/report/jsonl.h"
 #include "checker/repro.h"
+#include "checker/run/big_case.h"
 #include "checker/run/case_setup.h"
 #include "checker/run/judge.h"
 #include "checker/run/worker.h"
@@ -102,7 +103,10 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   uint64_t need = caseHostBytes(c);
-  if (need > opts.maxCaseBytes) {
+  // Too large for the host: the streamed path where the backend's memory is its own (a
+  // GPU's); --stream-cells forces that path on any case (CI runs it against the normal one).
+  bool streamed = opts.streamCells > 0 || (need > opts.maxCaseBytes && be.separateMemory());
+  if (need > opts.maxCaseBytes && !streamed) {
     r.verdict = Verdict::Skipped;
     r.reason = "needs about " + humanBytes(need) + " of host memory; the limit is " + humanBytes(opts.maxCaseBytes) +
                " (--max-memory)";
@@ -118,6 +122,34 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     finish(r);
     return r;
   }
+  run::BigCaseRequest big;
+  if (streamed) {
+    big.contract = job.contract;
+    big.plan = &plan;
+    big.kase = &c;
+    big.setup = &setup;
+    big.backend = &be;
+    big.prepared = prepared;
+    big.entry = job.kernel.entry;
+    big.repeats = r.repeats;
+    big.timeoutSeconds = opts.timeoutSeconds;
+    big.sampleCells = opts.streamCells > 0 ? opts.streamCells : std::max<int64_t>(c.cells.sample, 1000);
+    big.maxHostBytes = opts.maxCaseBytes;
+    big.threads = opts.threads;
+    big.seed = c.seeds.empty() ? 0 : c.seeds.front();
+    std::string obstacle;
+    try {
+      obstacle = run::bigCaseObstacle(big);
+    } catch (const std::exception& e) {
+      obstacle = std::string("the streamed case path cannot build the case: ") + e.what();
+    }
+    if (!obstacle.empty()) {
+      r.verdict = Verdict::Skipped;
+      r.reason = obstacle;
+      finish(r);
+      return r;
+    }
+  }
   bool anyPass = false;
   CaseResult lastMistrusted;
   for (size_t k = 0; k < c.seeds.size(); ++k) {
@@ -125,6 +157,28 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     CaseResult attempt = r;
     attempt.seed = c.seeds[k];
     attempt.seedIndex = k;
+    if (streamed) {
+      big.seed = c.seeds[k];
+      try {
+        run::runBigCase(big, attempt);
+      } catch (const std::exception& e) {
+        attempt.verdict = Verdict::Error;
+        attempt.reason = std::string("the streamed case failed: ") + e.what();
+      }
+      if (attempt.verdict == Verdict::Pass) {
+        anyPass = true;
+        r.reason = attempt.reason;  // on how many sampled cells it was judged
+        r.compared = attempt.compared;
+        continue;
+      }
+      attempt.repro = formatRepro(reproFor(job, attempt, "-", opts));  // no full inputs to digest
+      if (attempt.verdict == Verdict::Mistrusted) {
+        lastMistrusted = attempt;
+        continue;
+      }
+      finish(attempt);
+      return attempt;
+    }
     std::vector<std::vector<uint8_t>> storage;
     std::vector<std::vector<uint8_t>> inputsOnly;
     try {
