@@ -1,0 +1,231 @@
+/* The CUDA backend's device kernels (kc_cuda_support.h). Built with -fmad=false: the fill
+ * must round exactly as the host's values::cellValue does, one operation at a time. */
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "kc_cuda_support.h"
+
+namespace {
+
+enum { kBool = 0, kU8, kI8, kI16, kI32, kI64, kF8E4M3, kF8E5M2, kF16, kBF16, kF32, kF64 };
+constexpr int kThreads = 256;
+
+// --- the counter-based fill: stdlib/values/philox.cpp, sampling.cpp and fill.cpp -------------
+struct Words {
+  uint32_t w[4];
+};
+
+__device__ Words philox(uint64_t index, uint32_t lane, uint32_t k0, uint32_t k1) {
+  uint32_t c0 = (uint32_t)index, c1 = (uint32_t)(index >> 32), c2 = lane, c3 = 0;
+  for (int r = 0; r < 10; ++r) {
+    if (r > 0) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    uint64_t p0 = (uint64_t)0xD2511F53u * c0;
+    uint64_t p1 = (uint64_t)0xCD9E8D57u * c2;
+    uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n1 = (uint32_t)p1;
+    uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1, n3 = (uint32_t)p0;
+    c0 = n0; c1 = n1; c2 = n2; c3 = n3;
+  }
+  return {{c0, c1, c2, c3}};
+}
+
+__device__ uint64_t join(uint32_t hi, uint32_t lo) { return (uint64_t)hi << 32 | lo; }
+__device__ double uniform01(uint64_t r) { return (double)(r >> 11) * 0x1p-53; }  // exact, as ldexp
+__device__ double intInRange(const Words& w, int64_t lo, int64_t hi) {
+  uint64_t n = (uint64_t)(hi - lo) + 1;
+  return (double)(lo + (int64_t)__umul64hi(join(w.w[0], w.w[1]), n));
+}
+
+__device__ double cell(const kcs_gen& g, uint64_t index) {
+  switch (g.kind) {
+    case KCS_UNIFORM: {
+      Words w = philox(index, 0, g.key0, g.key1);
+      double v = __dadd_rn(g.lo, __dmul_rn(__dsub_rn(g.hi, g.lo), uniform01(join(w.w[0], w.w[1]))));
+      return v < g.hi ? v : nextafter(g.hi, g.lo);
+    }
+    case KCS_INT_UNIFORM: return intInRange(philox(index, 0, g.key0, g.key1), g.ilo, g.ihi);
+    case KCS_INDEX_MOD: return __dadd_rn((double)(index % g.prime), g.offset);
+    case KCS_EXACT_INT: {
+      Words w = philox(index, 0, g.key0, g.key1);
+      if (uniform01(join(w.w[2], w.w[3])) < g.density) return 0.0;
+      return intInRange(w, g.ilo, g.ihi);
+    }
+  }
+  return 0.0;
+}
+
+__global__ void fillKernel(void* dst, kcs_gen g, uint64_t count) {
+  uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+    double v = cell(g, g.first + i);
+    switch (g.dtype) {
+      case kF32: ((float*)dst)[i] = __double2float_rn(v); break;
+      case kF64: ((double*)dst)[i] = v; break;
+      case kI32: ((int32_t*)dst)[i] = (int32_t)v; break;
+      case kI64: ((int64_t*)dst)[i] = (int64_t)v; break;
+    }
+  }
+}
+
+// --- counting and comparing ------------------------------------------------------------------
+// 16-byte loads over the whole vectors, elements one by one over the tail.
+template <class T>
+__device__ void blockAdd(unsigned long long mine, unsigned long long* total) {
+  __shared__ unsigned long long sum;
+  if (threadIdx.x == 0) sum = 0;
+  __syncthreads();
+  if (mine) atomicAdd(&sum, mine);
+  __syncthreads();
+  if (threadIdx.x == 0 && sum) atomicAdd(total, sum);
+}
+
+template <class T>
+__global__ void countKernel(const T* p, uint64_t count, T pattern, unsigned long long* total,
+                            unsigned long long* lowest, unsigned long long above) {
+  constexpr int kPer = 16 / sizeof(T);
+  uint64_t vectors = count / kPer;
+  uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+  unsigned long long mine = 0, low = ~0ull;
+  const uint4* v = (const uint4*)p;
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < vectors; i += stride) {
+    uint4 x = v[i];
+    const T* e = (const T*)&x;
+    for (int k = 0; k < kPer; ++k)
+      if (e[k] == pattern) {
+        ++mine;
+        uint64_t at = i * kPer + k;
+        if (at >= above && at < low) low = at;
+      }
+  }
+  for (uint64_t i = vectors * kPer + (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
+    if (p[i] == pattern) {
+      ++mine;
+      if (i >= above && i < low) low = i;
+    }
+  if (low != ~0ull) atomicMin(lowest, low);
+  if (total) blockAdd<T>(mine, total);
+}
+
+template <class T>
+__global__ void compareKernel(const T* a, const T* b, uint64_t count, unsigned long long* total) {
+  constexpr int kPer = 16 / sizeof(T);
+  uint64_t vectors = count / kPer;
+  uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+  unsigned long long mine = 0;
+  const uint4* va = (const uint4*)a;
+  const uint4* vb = (const uint4*)b;
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < vectors; i += stride) {
+    uint4 x = va[i], y = vb[i];
+    if (x.x == y.x && x.y == y.y && x.z == y.z && x.w == y.w) continue;
+    const T* ex = (const T*)&x;
+    const T* ey = (const T*)&y;
+    for (int k = 0; k < kPer; ++k) mine += ex[k] != ey[k];
+  }
+  for (uint64_t i = vectors * kPer + (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
+    mine += a[i] != b[i];
+  blockAdd<T>(mine, total);
+}
+
+unsigned blocksFor(uint64_t work) {
+  int device = 0, sms = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  uint64_t want = (work + kThreads - 1) / kThreads;
+  uint64_t cap = (uint64_t)(sms > 0 ? sms : 80) * 8;  // a grid-stride loop: a few waves suffice
+  return (unsigned)(want < cap ? (want ? want : 1) : cap);
+}
+
+struct Scratch {  // device words for the results
+  unsigned long long* d = nullptr;
+  ~Scratch() {
+    if (d) cudaFree(d);
+  }
+};
+
+template <class T>
+int countTyped(const void* data, uint64_t count, uint64_t pattern, uint64_t* countOut, uint64_t* firstOut,
+               uint32_t maxFirst, uint32_t* found, cudaStream_t s) {
+  Scratch w;
+  cudaError_t e = cudaMalloc(&w.d, 2 * sizeof(unsigned long long));
+  if (e != cudaSuccess) return e;
+  unsigned long long host[2] = {0, ~0ull};
+  unsigned blocks = blocksFor(count / (16 / sizeof(T)) + 1);
+  *found = 0;
+  unsigned long long above = 0;
+  for (uint32_t k = 0; k == 0 || k < maxFirst; ++k) {
+    unsigned long long init[2] = {0, ~0ull};
+    if ((e = cudaMemcpyAsync(w.d, init, sizeof init, cudaMemcpyHostToDevice, s)) != cudaSuccess) return e;
+    countKernel<T><<<blocks, kThreads, 0, s>>>((const T*)data, count, (T)pattern, k == 0 ? w.d : nullptr, w.d + 1, above);
+    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    if ((e = cudaMemcpyAsync(host, w.d, sizeof host, cudaMemcpyDeviceToHost, s)) != cudaSuccess) return e;
+    if ((e = cudaStreamSynchronize(s)) != cudaSuccess) return e;
+    if (k == 0) *countOut = host[0];
+    if (host[1] == ~0ull || maxFirst == 0) break;
+    firstOut[(*found)++] = host[1];
+    above = host[1] + 1;
+  }
+  return 0;
+}
+
+template <class T>
+int compareTyped(const void* a, const void* b, uint64_t count, uint64_t* differ, cudaStream_t s) {
+  Scratch w;
+  cudaError_t e = cudaMalloc(&w.d, sizeof(unsigned long long));
+  if (e != cudaSuccess) return e;
+  if ((e = cudaMemsetAsync(w.d, 0, sizeof(unsigned long long), s)) != cudaSuccess) return e;
+  compareKernel<T><<<blocksFor(count / (16 / sizeof(T)) + 1), kThreads, 0, s>>>((const T*)a, (const T*)b, count, w.d);
+  if ((e = cudaGetLastError()) != cudaSuccess) return e;
+  unsigned long long host = 0;
+  if ((e = cudaMemcpyAsync(&host, w.d, sizeof host, cudaMemcpyDeviceToHost, s)) != cudaSuccess) return e;
+  if ((e = cudaStreamSynchronize(s)) != cudaSuccess) return e;
+  *differ = host;
+  return 0;
+}
+
+bool aligned16(const void* p) { return ((uintptr_t)p & 15) == 0; }
+
+}  // namespace
+
+extern "C" int kcs_fill_generated(void* dst, const kcs_gen* gen, uint64_t count, void* stream) {
+  if (gen->dtype != kF32 && gen->dtype != kF64 && gen->dtype != kI32 && gen->dtype != kI64) return KCS_UNSUPPORTED;
+  if (gen->kind < KCS_UNIFORM || gen->kind > KCS_EXACT_INT) return KCS_UNSUPPORTED;
+  if (count == 0) return 0;
+  cudaStream_t s = (cudaStream_t)stream;
+  fillKernel<<<blocksFor(count), kThreads, 0, s>>>(dst, *gen, count);
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+  return e;
+}
+
+extern "C" int kcs_count_pattern(const void* data, uint64_t count, uint32_t eb, uint64_t pattern, uint64_t* countOut,
+                                 uint64_t* firstOut, uint32_t maxFirst, uint32_t* found, void* stream) {
+  cudaStream_t s = (cudaStream_t)stream;
+  *countOut = 0;
+  *found = 0;
+  if (count == 0) return 0;
+  if (!aligned16(data)) return KCS_UNSUPPORTED;
+  switch (eb) {
+    case 1: return countTyped<uint8_t>(data, count, pattern, countOut, firstOut, maxFirst, found, s);
+    case 2: return countTyped<uint16_t>(data, count, pattern, countOut, firstOut, maxFirst, found, s);
+    case 4: return countTyped<uint32_t>(data, count, pattern, countOut, firstOut, maxFirst, found, s);
+    case 8: return countTyped<unsigned long long>(data, count, pattern, countOut, firstOut, maxFirst, found, s);
+  }
+  return KCS_UNSUPPORTED;
+}
+
+extern "C" int kcs_compare_bitwise(const void* a, const void* b, uint64_t count, uint32_t eb, uint64_t* differ,
+                                   void* stream) {
+  cudaStream_t s = (cudaStream_t)stream;
+  *differ = 0;
+  if (count == 0) return 0;
+  if (!aligned16(a) || !aligned16(b)) return KCS_UNSUPPORTED;
+  switch (eb) {
+    case 1: return compareTyped<uint8_t>(a, b, count, differ, s);
+    case 2: return compareTyped<uint16_t>(a, b, count, differ, s);
+    case 4: return compareTyped<uint32_t>(a, b, count, differ, s);
+    case 8: return compareTyped<unsigned long long>(a, b, count, differ, s);
+  }
+  return KCS_UNSUPPORTED;
+}
