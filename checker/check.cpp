@@ -151,7 +151,7 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     }
   }
   bool anyPass = false;
-  CaseResult lastMistrusted;
+  CaseResult lastMistrusted, passed;
   for (size_t k = 0; k < c.seeds.size(); ++k) {
     if (opts.onlySeedIndex && *opts.onlySeedIndex != k) continue;
     CaseResult attempt = r;
@@ -167,8 +167,7 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
       }
       if (attempt.verdict == Verdict::Pass) {
         anyPass = true;
-        r.reason = attempt.reason;  // on how many sampled cells it was judged
-        r.compared = attempt.compared;
+        passed = attempt;  // says on how many sampled cells it was judged
         continue;
       }
       attempt.repro = formatRepro(reproFor(job, attempt, "-", opts));  // no full inputs to digest
@@ -229,6 +228,10 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
   }
   r.verdict = anyPass ? Verdict::Pass : Verdict::Skipped;
   if (!anyPass) r.reason = "no seed selected";
+  if (anyPass && streamed) {
+    r.reason = passed.reason;
+    r.compared = passed.compared;
+  }
   finish(r);
   return r;
 }
