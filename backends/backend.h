@@ -128,6 +128,8 @@ class Backend {
   // (elementBytes bytes), and the lowest `maxFirst` of their indices.
   virtual PatternCount countPattern(const void* device, size_t count, const std::vector<uint8_t>& pattern,
                                     size_t maxFirst);
+  // Copies `bytes` bytes between two device buffers.
+  virtual void copyDevice(void* to, const void* from, size_t bytes);
   // How many of `count` elements of `elementBytes` bytes differ bitwise between a and b.
   virtual uint64_t compareBitwise(const void* a, const void* b, size_t count, size_t elementBytes);
 };

@@ -61,6 +61,15 @@ PatternCount Backend::countPattern(const void* device, size_t count, const std::
   return out;
 }
 
+void Backend::copyDevice(void* to, const void* from, size_t bytes) {
+  std::vector<uint8_t> chunk(std::min(bytes, kStreamChunkElements * 4));
+  for (size_t done = 0; done < bytes; done += chunk.size()) {
+    size_t n = std::min(chunk.size(), bytes - done);
+    copyOut(chunk.data(), static_cast<const uint8_t*>(from) + done, n);
+    copyIn(static_cast<uint8_t*>(to) + done, chunk.data(), n);
+  }
+}
+
 uint64_t Backend::compareBitwise(const void* a, const void* b, size_t count, size_t elementBytes) {
   uint64_t differ = 0;
   size_t eb = elementBytes;

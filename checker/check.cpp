@@ -132,7 +132,9 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     big.prepared = prepared;
     big.entry = job.kernel.entry;
     big.repeats = r.repeats;
-    big.timeoutSeconds = opts.timeoutSeconds;
+    // --timeout is for the kernel; generating, copying and checking tens of GiB on the
+    // device takes its own time: 2 s per GiB of the case's tensors.
+    big.timeoutSeconds = opts.timeoutSeconds + 2.0 * static_cast<double>(c.memoryBytes) / static_cast<double>(1ull << 30);
     big.sampleCells = opts.streamCells > 0 ? opts.streamCells : std::max<int64_t>(c.cells.sample, 1000);
     big.maxHostBytes = opts.maxCaseBytes;
     big.threads = opts.threads;

@@ -330,6 +330,19 @@ void CudaBackend::copy(void* to, const void* from, size_t bytes, bool toDevice) 
 
 void CudaBackend::copyIn(void* device, const void* host, size_t bytes) { copy(device, host, bytes, true); }
 
+void CudaBackend::copyDevice(void* to, const void* from, size_t bytes) {
+  if (!pendingFault_.empty()) return;
+  auto s = static_cast<cudaStream_t>(stream_);
+  cudaError_t e = cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, s);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+  if (e == cudaSuccess) return;
+  if (isDeviceFault(e)) {
+    pendingFault_ = describe(e);
+    return;
+  }
+  throw BackendError("CUDA: copying " + std::to_string(bytes) + " bytes on the device failed: " + describe(e));
+}
+
 void CudaBackend::copyOut(void* host, const void* device, size_t bytes) { copy(host, device, bytes, false); }
 
 void CudaBackend::fill(void* device, const std::vector<uint8_t>& pattern, size_t bytes) {
@@ -439,6 +452,21 @@ void CudaBackend::fillGenerated(void* device, const GeneratedFill& g, size_t cou
     k.kind = KCS_INDEX_MOD;
     k.prime = m->prime;
     k.offset = m->offset;
+  } else if (const auto* nd = std::get_if<values::Normal>(&g.spec.dist)) {
+    k.kind = KCS_NORMAL;
+    k.lo = nd->mean;
+    k.hi = nd->stddev;
+  } else if (const auto* cr = std::get_if<values::ConstantRows>(&g.spec.dist)) {
+    k.kind = KCS_CONSTANT_ROWS;
+    k.lo = cr->mean;
+    k.hi = cr->stddev;
+    k.cols = cr->cols;
+  } else if (const auto* sr = std::get_if<values::ShiftedRows>(&g.spec.dist)) {
+    k.kind = KCS_SHIFTED_ROWS;
+    k.lo = sr->meanLo;
+    k.hi = sr->meanHi;
+    k.density = sr->stddev;
+    k.cols = sr->cols;
   } else if (const auto* x = std::get_if<values::ExactInt>(&g.spec.dist)) {
     k.kind = KCS_EXACT_INT;
     k.ilo = -x->magnitude;
@@ -449,7 +477,7 @@ void CudaBackend::fillGenerated(void* device, const GeneratedFill& g, size_t cou
   if (k.kind != 0 && g.spec.specialRate == 0.0 &&
       supportOk(reinterpret_cast<Fn>(fillFn_)(device, &k, count, stream_), "the generated fill"))
     return;
-  Backend::fillGenerated(device, g, count);  // normal draws, f16/bf16: the host's chunks
+  Backend::fillGenerated(device, g, count);  // f16, bf16, i8, ...: the host's chunks
 }
 
 PatternCount CudaBackend::countPattern(const void* device, size_t count, const std::vector<uint8_t>& pattern,

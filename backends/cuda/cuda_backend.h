@@ -47,6 +47,7 @@ class CudaBackend : public Backend {
   PatternCount countPattern(const void* device, size_t count, const std::vector<uint8_t>& pattern,
                             size_t maxFirst) override;
   uint64_t compareBitwise(const void* a, const void* b, size_t count, size_t elementBytes) override;
+  void copyDevice(void* to, const void* from, size_t bytes) override;
 
   // The nvcc that prepare() runs: $CUDACXX, else /usr/local/cuda/bin/nvcc, else nvcc on PATH.
   static std::string nvccPath();

@@ -28,6 +28,7 @@ constexpr size_t kFirstShown = 5;  // unwritten cells listed per output
 struct ArgReport {
   int32_t canaryLaunch = -1;  // first launch after which a canary was overwritten
   int32_t differLaunch = -1;  // first later launch whose output differs from launch 1
+  uint64_t changedCells = 0;  // inputs: cells that differ from the pristine copy after launch 1
   uint64_t differCells = 0;   // cells that differ on that launch
   uint64_t unwritten = 0;     // output cells still poisoned after launch 1
   uint64_t firstCount = 0;
@@ -167,13 +168,19 @@ struct Layout {
       }
     }
     auto storage = [&](size_t a, size_t k) { return images[a][k] + kCanaryBytes; };
-    auto generateInputs = [&]() {
-      for (size_t a = 0; a < n; ++a) {
-        const ArgSpec& spec = s.args[a];
-        if (spec.output || spec.scalar) continue;
-        backend::GeneratedFill g{inputFill(s, *r.plan, *r.kase, a), spec.dtype, values::streamKey(r.seed, a), 0};
-        be.fillGenerated(storage(a, 0), g, static_cast<size_t>(spec.numel()));
-      }
+    // Inputs are generated once, into a pristine copy on the device; each launch gets them
+    // copied from there, and after launch 1 they are compared with it over every cell.
+    std::vector<uint8_t*> pristine(n, nullptr);
+    for (size_t a = 0; a < n; ++a) {
+      const ArgSpec& spec = s.args[a];
+      if (spec.output || spec.scalar) continue;
+      pristine[a] = static_cast<uint8_t*>(be.allocate(spec.storageBytes()));
+      backend::GeneratedFill g{inputFill(s, *r.plan, *r.kase, a), spec.dtype, values::streamKey(r.seed, a), 0};
+      be.fillGenerated(pristine[a], g, static_cast<size_t>(spec.numel()));
+    }
+    auto restoreInputs = [&]() {
+      for (size_t a = 0; a < n; ++a)
+        if (pristine[a]) be.copyDevice(storage(a, 0), pristine[a], s.args[a].storageBytes());
     };
     auto canariesIntact = [&](uint8_t* img, size_t storageBytes) {
       std::vector<uint8_t> got(kCanaryBytes);
@@ -191,7 +198,7 @@ struct Layout {
     h->phase = 1;
     for (int launch = 0; launch < r.repeats; ++launch) {
       size_t slot = launch == 0 ? 0 : 1;
-      generateInputs();  // pristine before every launch, as the normal path copies them in
+      restoreInputs();  // pristine before every launch, as the normal path copies them in
       std::vector<kc_tensor> args(n);
       for (size_t a = 0; a < n; ++a) {
         const ArgSpec& spec = s.args[a];
@@ -220,6 +227,8 @@ struct Layout {
           for (const Run& run : runs[a])
             be.copyOut(base + lay.gathered[a] + static_cast<size_t>(run.to) * eb,
                        storage(a, 0) + static_cast<size_t>(run.from) * eb, static_cast<size_t>(run.length) * eb);
+          if (pristine[a])
+            rep[a].changedCells = be.compareBitwise(storage(a, 0), pristine[a], static_cast<size_t>(spec.numel()), spec.elementBytes());
           if (spec.output) {
             backend::PatternCount pc = be.countPattern(storage(a, 0), static_cast<size_t>(spec.numel()),
                                                        poisonPattern(spec.dtype), kFirstShown);
@@ -415,6 +424,12 @@ void runBigCase(const BigCaseRequest& r, report::CaseResult& out) {
       out.violated.push_back("canary: " + spec.name + " written past the ends of its buffer (launch " +
                              std::to_string(ar.canaryLaunch + 1) + ")");
       builtIn.push_back("out-of-bounds-write");
+    }
+    bool sampledChange = std::find(out.signatures.begin(), out.signatures.end(), "input-modified") != out.signatures.end();
+    if (!spec.output && ar.changedCells > 0 && !sampledChange) {
+      out.violated.push_back("input integrity: the kernel changed " + std::to_string(ar.changedCells) + " of " +
+                             std::to_string(spec.numel()) + " cells of its input " + spec.name);
+      builtIn.push_back("input-modified");
     }
     if (spec.output && ar.unwritten > 0) {
       std::string first;

@@ -4,8 +4,9 @@
 # the free dim R. Every case it runs must get the verdict and the signatures the normal path
 # gives; the cases it cannot run (padded layouts, special values) are SKIPPED with the reason.
 # The correct softmax passes; unwritten_tail.c, which leaves the last column unwritten when
-# H % 32 != 0, fails on exactly the same cases.
-cp kernels/unwritten_tail.c ../../examples/softmax/softmax.kcontract ../../examples/softmax/softmax.c "$WORK/"
+# H % 32 != 0, fails on exactly the same cases; zero_inputs.c, which zeroes its input, fails
+# with input-modified.
+cp kernels/unwritten_tail.c kernels/zero_inputs.c ../../examples/softmax/softmax.kcontract ../../examples/softmax/softmax.c "$WORK/"
 cp ../../contracts/calibration/scale.kcontract ../../contracts/calibration/scale.c "$WORK/"
 cd "$WORK"
 cat > suite.yaml <<YAML
@@ -13,6 +14,7 @@ kcontract-suite: 1
 kernels:
   - {impl: softmax.c, contract: softmax.kcontract, supports: {dtypes: [f32], dims: {R: 1..64, H: 1..300}}}
   - {impl: unwritten_tail.c, contract: softmax.kcontract, supports: {dtypes: [f32], dims: {R: 1..64, H: 2..300}}}
+  - {impl: zero_inputs.c, contract: softmax.kcontract, supports: {dtypes: [f32], dims: {R: 1..3, H: 1..31}}}
   - {impl: scale.c, contract: scale.kcontract}
 YAML
 kc check suite.yaml --format jsonl --out normal.jsonl >/dev/null

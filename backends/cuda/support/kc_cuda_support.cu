@@ -1,5 +1,6 @@
-/* The CUDA backend's device kernels (kc_cuda_support.h). Built with -fmad=false: the fill
- * must round exactly as the host's values::cellValue does, one operation at a time. */
+/* The CUDA backend's device kernels (kc_cuda_support.h). Built with -fmad=false (and the
+ * default IEEE division and square root): the fill must round exactly as the host's
+ * values::cellValue does, one operation at a time. */
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -38,12 +39,76 @@ __device__ double intInRange(const Words& w, int64_t lo, int64_t hi) {
   return (double)(lo + (int64_t)__umul64hi(join(w.w[0], w.w[1]), n));
 }
 
+__device__ double uniformOpenAtZero(uint64_t r) { return (double)((r >> 11) + 1) * 0x1p-53; }
+
+// stdlib/values/det_math.cpp, operation for operation.
+__device__ double cosSmall(double x) {
+  double x2 = x * x, r = 1.0;
+  for (int n = 22; n >= 2; n -= 2) r = 1.0 - x2 * r / (double)((n - 1) * n);
+  return r;
+}
+__device__ double sinSmall(double x) {
+  double x2 = x * x, r = 1.0;
+  for (int n = 23; n >= 3; n -= 2) r = 1.0 - x2 * r / (double)((n - 1) * n);
+  return x * r;
+}
+__device__ double detLog(double x) {
+  int k;
+  double m = frexp(x, &k);
+  if (m < 0x1.6a09e667f3bcdp-1) {
+    m *= 2.0;
+    k -= 1;
+  }
+  double s = (m - 1.0) / (m + 1.0);
+  double s2 = s * s, series = 0.0;
+  for (int j = 25; j >= 3; j -= 2) series = (series + 1.0 / j) * s2;
+  double logm = 2.0 * s + (2.0 * s) * series;
+  double kd = (double)k;
+  return kd * 0x1.62e42fefa3800p-1 + (logm + kd * 0x1.ef35793c76730p-45);
+}
+__device__ double detCos2Pi(double t) {
+  const double halfPi = 0x1.921fb54442d18p+0;
+  double quarter = 4.0 * t;
+  double qd = floor(quarter);
+  double f = quarter - qd;
+  int q = (int)qd & 3;
+  double c, s;
+  if (f <= 0.5) {
+    c = cosSmall(f * halfPi);
+    s = sinSmall(f * halfPi);
+  } else {
+    c = sinSmall((1.0 - f) * halfPi);
+    s = cosSmall((1.0 - f) * halfPi);
+  }
+  switch (q) {
+    case 0: return c;
+    case 1: return -s;
+    case 2: return -c;
+    default: return s;
+  }
+}
+__device__ double standardNormal(const Words& w) {
+  double u1 = uniformOpenAtZero(join(w.w[0], w.w[1]));
+  double u2 = uniform01(join(w.w[2], w.w[3]));
+  return sqrt(-2.0 * detLog(u1)) * detCos2Pi(u2);
+}
+__device__ double uniformIn(uint64_t r, double lo, double hi) {
+  double v = lo + (hi - lo) * uniform01(r);
+  return v < hi ? v : nextafter(hi, lo);
+}
+
 __device__ double cell(const kcs_gen& g, uint64_t index) {
   switch (g.kind) {
     case KCS_UNIFORM: {
       Words w = philox(index, 0, g.key0, g.key1);
-      double v = __dadd_rn(g.lo, __dmul_rn(__dsub_rn(g.hi, g.lo), uniform01(join(w.w[0], w.w[1]))));
-      return v < g.hi ? v : nextafter(g.hi, g.lo);
+      return uniformIn(join(w.w[0], w.w[1]), g.lo, g.hi);
+    }
+    case KCS_NORMAL: return g.lo + g.hi * standardNormal(philox(index, 0, g.key0, g.key1));
+    case KCS_CONSTANT_ROWS: return g.lo + g.hi * standardNormal(philox(index - index % g.cols, 1, g.key0, g.key1));
+    case KCS_SHIFTED_ROWS: {
+      Words w = philox(index - index % g.cols, 1, g.key0, g.key1);
+      double rowMean = uniformIn(join(w.w[0], w.w[1]), g.lo, g.hi);
+      return rowMean + g.density * standardNormal(philox(index, 0, g.key0, g.key1));
     }
     case KCS_INT_UNIFORM: return intInRange(philox(index, 0, g.key0, g.key1), g.ilo, g.ihi);
     case KCS_INDEX_MOD: return __dadd_rn((double)(index % g.prime), g.offset);
@@ -190,7 +255,7 @@ bool aligned16(const void* p) { return ((uintptr_t)p & 15) == 0; }
 
 extern "C" int kcs_fill_generated(void* dst, const kcs_gen* gen, uint64_t count, void* stream) {
   if (gen->dtype != kF32 && gen->dtype != kF64 && gen->dtype != kI32 && gen->dtype != kI64) return KCS_UNSUPPORTED;
-  if (gen->kind < KCS_UNIFORM || gen->kind > KCS_EXACT_INT) return KCS_UNSUPPORTED;
+  if (gen->kind < KCS_UNIFORM || gen->kind > KCS_SHIFTED_ROWS) return KCS_UNSUPPORTED;
   if (count == 0) return 0;
   cudaStream_t s = (cudaStream_t)stream;
   fillKernel<<<blocksFor(count), kThreads, 0, s>>>(dst, *gen, count);

@@ -13,9 +13,15 @@ extern "C" {
 #endif
 
 enum { KCS_UNSUPPORTED = -1 };
-/* What values::cellValue draws (stdlib/values/fill.cpp); kinds the device cannot reproduce
- * bit for bit (normal draws need the host's deterministic log and cos) are left to the host. */
-enum kcs_kind { KCS_UNIFORM = 1, KCS_INT_UNIFORM = 2, KCS_INDEX_MOD = 3, KCS_EXACT_INT = 4 };
+/* What values::cellValue draws (stdlib/values/fill.cpp, sampling.cpp, det_math.cpp), one
+ * rounding per operation as on the host. Dtypes the device does not store (f16, bf16, 8- and
+ * 16-bit integers) are left to the host. */
+enum kcs_kind {
+  KCS_UNIFORM = 1, KCS_INT_UNIFORM = 2, KCS_INDEX_MOD = 3, KCS_EXACT_INT = 4,
+  KCS_NORMAL = 5,         /* lo = mean, hi = stddev */
+  KCS_CONSTANT_ROWS = 6,  /* lo = mean, hi = stddev, cols */
+  KCS_SHIFTED_ROWS = 7    /* lo = meanLo, hi = meanHi, density = stddev, cols */
+};
 
 typedef struct kcs_gen {
   int32_t kind;    /* enum kcs_kind */
@@ -26,6 +32,7 @@ typedef struct kcs_gen {
   double density;  /* EXACT_INT: the probability of a zero */
   uint64_t prime;  /* INDEX_MOD */
   double offset;   /* INDEX_MOD */
+  uint64_t cols;   /* CONSTANT_ROWS, SHIFTED_ROWS: the row length */
   uint64_t first;  /* flat index of element 0 */
 } kcs_gen;
 
