@@ -91,7 +91,17 @@ std::map<std::string, std::vector<int64_t>> chooseCoordinates(const BigCaseReque
     if (r.setup->dims.count(d)) dims.push_back(d);
   std::map<std::string, std::vector<int64_t>> coords;
   if (dims.empty()) return coords;
-  double per = std::pow(static_cast<double>(std::max<int64_t>(1, r.sampleCells)), 1.0 / static_cast<double>(dims.size()));
+  // The budget is in output cells: a coordinate of the free dims brings a whole slice of the
+  // kept dims (a row of a row-wise op), so the coordinates are the budget over that slice.
+  double slice = 1;
+  for (const ArgSpec& a : r.setup->args) {
+    if (!a.output) continue;
+    double cells = static_cast<double>(a.numel());
+    for (const auto& d : dims) cells /= static_cast<double>(std::max<int64_t>(1, r.setup->dims.at(d)));
+    slice = std::max(slice, cells);
+  }
+  double tuples = std::max(1.0, static_cast<double>(std::max<int64_t>(1, r.sampleCells)) / slice);
+  double per = std::pow(tuples, 1.0 / static_cast<double>(dims.size()));
   int64_t budget = std::max<int64_t>(2, static_cast<int64_t>(std::floor(per + 1e-9)));
   for (const auto& d : dims) coords[d] = sampleCoordinates(r.setup->dims.at(d), budget, r.seed, d);
   return coords;
