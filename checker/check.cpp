@@ -105,8 +105,10 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
   uint64_t need = caseHostBytes(c);
   // Too large for the host: the streamed path where the backend's memory is its own (a
   // GPU's); --stream-cells forces that path on any case (CI runs it against the normal one).
-  bool streamed = opts.streamCells > 0 || (need > opts.maxCaseBytes && be.separateMemory());
-  if (need > opts.maxCaseBytes && !be.separateMemory()) {  // the backend's buffers would be host memory too
+  // (Not for calibration's plain allclose harness, which judges every cell on the host.)
+  bool streamed = !opts.allclose && (opts.streamCells > 0 || (need > opts.maxCaseBytes && be.separateMemory()));
+  // Too large and not streamed onto memory of the backend's own (host buffers would be host memory too).
+  if (need > opts.maxCaseBytes && !(streamed && be.separateMemory())) {
     r.verdict = Verdict::Skipped;
     r.reason = "needs about " + humanBytes(need) + " of host memory; the limit is " + humanBytes(opts.maxCaseBytes) +
                " (--max-memory)";

@@ -310,7 +310,7 @@ void runBigCase(const BigCaseRequest& r, report::CaseResult& out) {
     } else {
       subStorage[a] = subInput(r, p, a);
     }
-    if (spec.scalar) scalarInputs[a] = spec.output ? subStorage[a] : subStorage[a];
+    if (spec.scalar) scalarInputs[a] = subStorage[a];  // a host value: the kernel gets it as it is
     else runs[a] = gatherRuns(p, s, a);
   }
 
