@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   void *a = nullptr, *b = nullptr;
   CHECK(cudaMalloc(&a, bytes));
   CHECK(cudaMalloc(&b, bytes));
+  if (kcs_init()) return 5;
   cudaStream_t s;
   CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   cudaEvent_t t0, t1;

@@ -418,7 +418,10 @@ void CudaBackend::loadSupport() {
   fillFn_ = dlsym(support_, "kcs_fill_generated");
   countFn_ = dlsym(support_, "kcs_count_pattern");
   compareFn_ = dlsym(support_, "kcs_compare_bitwise");
-  if (!fillFn_ || !countFn_ || !compareFn_) throw BackendError("the CUDA support library lacks an entry point");
+  auto init = reinterpret_cast<int (*)()>(dlsym(support_, "kcs_init"));
+  if (!fillFn_ || !countFn_ || !compareFn_ || !init) throw BackendError("the CUDA support library lacks an entry point");
+  if (int e = init(); e != 0)
+    throw BackendError("CUDA: the support kernels cannot allocate their result words: " + describe(static_cast<cudaError_t>(e)));
 }
 
 bool CudaBackend::supportOk(int rc, const char* what) {

@@ -202,29 +202,27 @@ unsigned blocksFor(uint64_t work) {
   return (unsigned)(want < cap ? (want ? want : 1) : cap);
 }
 
-struct Scratch {  // device words for the results
-  unsigned long long* d = nullptr;
-  ~Scratch() {
-    if (d) cudaFree(d);
-  }
-};
+// Device words for the results, allocated once by kcs_init (before the kernel's first
+// launch): an allocation between launches would look like memory the kernel kept
+// (CudaBackend's device-memory-leak rule).
+unsigned long long* gScratch = nullptr;
 
 template <class T>
 int countTyped(const void* data, uint64_t count, uint64_t pattern, uint64_t* countOut, uint64_t* firstOut,
                uint32_t maxFirst, uint32_t* found, cudaStream_t s) {
-  Scratch w;
-  cudaError_t e = cudaMalloc(&w.d, 2 * sizeof(unsigned long long));
-  if (e != cudaSuccess) return e;
+  if (!gScratch) return cudaErrorNotReady;
+  cudaError_t e = cudaSuccess;
   unsigned long long host[2] = {0, ~0ull};
   unsigned blocks = blocksFor(count / (16 / sizeof(T)) + 1);
   *found = 0;
   unsigned long long above = 0;
   for (uint32_t k = 0; k == 0 || k < maxFirst; ++k) {
     unsigned long long init[2] = {0, ~0ull};
-    if ((e = cudaMemcpyAsync(w.d, init, sizeof init, cudaMemcpyHostToDevice, s)) != cudaSuccess) return e;
-    countKernel<T><<<blocks, kThreads, 0, s>>>((const T*)data, count, (T)pattern, k == 0 ? w.d : nullptr, w.d + 1, above);
+    if ((e = cudaMemcpyAsync(gScratch, init, sizeof init, cudaMemcpyHostToDevice, s)) != cudaSuccess) return e;
+    countKernel<T><<<blocks, kThreads, 0, s>>>((const T*)data, count, (T)pattern, k == 0 ? gScratch : nullptr, gScratch + 1,
+                                               above);
     if ((e = cudaGetLastError()) != cudaSuccess) return e;
-    if ((e = cudaMemcpyAsync(host, w.d, sizeof host, cudaMemcpyDeviceToHost, s)) != cudaSuccess) return e;
+    if ((e = cudaMemcpyAsync(host, gScratch, sizeof host, cudaMemcpyDeviceToHost, s)) != cudaSuccess) return e;
     if ((e = cudaStreamSynchronize(s)) != cudaSuccess) return e;
     if (k == 0) *countOut = host[0];
     if (host[1] == ~0ull || maxFirst == 0) break;
@@ -236,14 +234,13 @@ int countTyped(const void* data, uint64_t count, uint64_t pattern, uint64_t* cou
 
 template <class T>
 int compareTyped(const void* a, const void* b, uint64_t count, uint64_t* differ, cudaStream_t s) {
-  Scratch w;
-  cudaError_t e = cudaMalloc(&w.d, sizeof(unsigned long long));
+  if (!gScratch) return cudaErrorNotReady;
+  cudaError_t e = cudaMemsetAsync(gScratch, 0, sizeof(unsigned long long), s);
   if (e != cudaSuccess) return e;
-  if ((e = cudaMemsetAsync(w.d, 0, sizeof(unsigned long long), s)) != cudaSuccess) return e;
-  compareKernel<T><<<blocksFor(count / (16 / sizeof(T)) + 1), kThreads, 0, s>>>((const T*)a, (const T*)b, count, w.d);
+  compareKernel<T><<<blocksFor(count / (16 / sizeof(T)) + 1), kThreads, 0, s>>>((const T*)a, (const T*)b, count, gScratch);
   if ((e = cudaGetLastError()) != cudaSuccess) return e;
   unsigned long long host = 0;
-  if ((e = cudaMemcpyAsync(&host, w.d, sizeof host, cudaMemcpyDeviceToHost, s)) != cudaSuccess) return e;
+  if ((e = cudaMemcpyAsync(&host, gScratch, sizeof host, cudaMemcpyDeviceToHost, s)) != cudaSuccess) return e;
   if ((e = cudaStreamSynchronize(s)) != cudaSuccess) return e;
   *differ = host;
   return 0;
@@ -252,6 +249,11 @@ int compareTyped(const void* a, const void* b, uint64_t count, uint64_t* differ,
 bool aligned16(const void* p) { return ((uintptr_t)p & 15) == 0; }
 
 }  // namespace
+
+extern "C" int kcs_init(void) {
+  if (gScratch) return 0;
+  return cudaMalloc(&gScratch, 4 * sizeof(unsigned long long));
+}
 
 extern "C" int kcs_fill_generated(void* dst, const kcs_gen* gen, uint64_t count, void* stream) {
   if (gen->dtype != kF32 && gen->dtype != kF64 && gen->dtype != kI32 && gen->dtype != kI64) return KCS_UNSUPPORTED;

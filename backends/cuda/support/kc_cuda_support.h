@@ -36,6 +36,8 @@ typedef struct kcs_gen {
   uint64_t first;  /* flat index of element 0 */
 } kcs_gen;
 
+/* Allocates the functions' result words; call once before the kernel's first launch. */
+int kcs_init(void);
 int kcs_fill_generated(void* dst, const kcs_gen* gen, uint64_t count, void* stream);
 /* Elements of `element_bytes` (1, 2, 4 or 8) equal to the low bytes of `pattern`: their
  * number, and the lowest `max_first` of their indices (ascending) in first_out. */
