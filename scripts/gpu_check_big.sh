@@ -12,10 +12,11 @@
 #  2. the same contract on cuda/scale_int32.cu (`int n = numel`): the small cases PASS, every
 #     case of 2^31 elements or more FAILs with cells never written (index-overflow);
 #  3. kcontract calibrate std.mem.index-width@1 --backend cuda: three states;
-#  4. the streamed path forced onto the small cases of examples/softmax on CUDA
-#     (--stream-cells 16; inputs filled on the device by the support kernels, uniform draws
-#     included) gives the verdicts the normal path gives: a device fill that differed from the
-#     host's generator would show as input-modified on the correct kernel;
+#  4. the streamed path forced onto the small cases of examples/softmax and of
+#     tests/e2e/data/relu_fills.kcontract (every distribution) on CUDA (--stream-cells 16;
+#     inputs filled on the device by the support kernels) gives the verdicts the normal path
+#     gives: a device fill that differed from the host's generator would show as
+#     input-modified (and wrong values) on the correct kernels;
 #  5. bench/big_compare.cu: the on-device comparison of a 2^32-element output against a
 #     device-to-device copy of the same bytes (goal >= 0.6x), and the wall time of the
 #     > 2^32-element case from step 1 (goal < 30 s).
@@ -91,13 +92,14 @@ expect "calibrate std.mem.index-width@1: three states on CUDA" \
   "$([[ $rc == 0 ]] && grep -q '1 of 1 calibration pairs show all three states' "$work/cal.txt"; echo $?)" "exit $rc"
 
 echo
-echo "== 4. the streamed path forced onto small softmax cases on CUDA agrees with the normal path"
+echo "== 4. the streamed path forced onto small softmax and relu_fills cases on CUDA agrees with the normal path"
 cat >"$work/sm.yaml" <<YAML
 kcontract-suite: 1
 backend: cuda
 kernels:
   - {impl: $root/examples/softmax/softmax.cu, entry: kc_acme_softmax, contract: $root/examples/softmax/softmax.kcontract, supports: {dtypes: [f32], dims: {R: 1..64, H: 1..300}}}
   - {impl: $root/examples/softmax/softmax_no_max.cu, entry: kc_acme_softmax, contract: $root/examples/softmax/softmax.kcontract, supports: {dtypes: [f32], dims: {R: 1..64, H: 1..300}}}
+  - {impl: $root/contracts/calibration/cuda/relu.cu, entry: kc_cal_relu, contract: $root/tests/e2e/data/relu_fills.kcontract}
 YAML
 "$KC" check "$work/sm.yaml" --timeout 120 --format jsonl --out "$work/n.jsonl" >/dev/null 2>&1
 "$KC" check "$work/sm.yaml" --timeout 120 --stream-cells 16 --format jsonl --out "$work/s.jsonl" >/dev/null 2>&1

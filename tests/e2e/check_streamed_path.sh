@@ -5,9 +5,10 @@
 # gives; the cases it cannot run (padded layouts, special values) are SKIPPED with the reason.
 # The correct softmax passes; unwritten_tail.c, which leaves the last column unwritten when
 # H % 32 != 0, fails on exactly the same cases; zero_inputs.c, which zeroes its input, fails
-# with input-modified.
+# with input-modified; relu.c passes on every kind of generated input (two free dims).
 cp kernels/unwritten_tail.c kernels/zero_inputs.c ../../examples/softmax/softmax.kcontract ../../examples/softmax/softmax.c "$WORK/"
 cp ../../contracts/calibration/scale.kcontract ../../contracts/calibration/scale.c "$WORK/"
+cp data/relu_fills.kcontract ../../contracts/calibration/relu.c ../../contracts/calibration/cal_views.h "$WORK/"
 cd "$WORK"
 cat > suite.yaml <<YAML
 kcontract-suite: 1
@@ -16,6 +17,7 @@ kernels:
   - {impl: unwritten_tail.c, contract: softmax.kcontract, supports: {dtypes: [f32], dims: {R: 1..64, H: 2..300}}}
   - {impl: zero_inputs.c, contract: softmax.kcontract, supports: {dtypes: [f32], dims: {R: 1..3, H: 1..31}}}
   - {impl: scale.c, contract: scale.kcontract}
+  - {impl: relu.c, contract: relu_fills.kcontract}
 YAML
 kc check suite.yaml --format jsonl --out normal.jsonl >/dev/null
 kc check suite.yaml --stream-cells 16 --format jsonl --out streamed.jsonl >/dev/null
