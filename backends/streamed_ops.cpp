@@ -26,7 +26,7 @@ void Backend::fillGenerated(void* device, const GeneratedFill& g, size_t count) 
   size_t chunk = std::min(count, kStreamChunkElements);
   std::vector<double> cells(chunk);
   std::vector<uint8_t> bytes(chunk * eb);
-  unsigned threads = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   for (size_t done = 0; done < count; done += chunk) {
     size_t n = std::min(chunk, count - done);
     std::span<double> part(cells.data(), n);

@@ -1,6 +1,7 @@
 /* The CUDA backend's device kernels (kc_cuda_support.h). Built with -fmad=false (and the
  * default IEEE division and square root): the fill must round exactly as the host's
  * values::cellValue does, one operation at a time. */
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -121,6 +122,26 @@ __device__ double cell(const kcs_gen& g, uint64_t index) {
   return 0.0;
 }
 
+// numerics::roundTo (stdlib/numerics/rounding.cpp) for a narrow float format: one rounding,
+// half to even, at the quantum of x's binade (gradual underflow), overflow to infinity.
+__device__ double roundFloat(double x, int precision, int emin, double maxFinite) {
+  if (isnan(x) || x == 0.0 || isinf(x)) return x;
+  double a = fabs(x);
+  int e = max(ilogb(a), emin);
+  double quantum = ldexp(1.0, e - precision + 1);
+  double r = rint(a / quantum) * quantum;
+  if (r > maxFinite) r = INFINITY;
+  return copysign(r, x);
+}
+
+// ... and for an integer type: NaN to 0, clamped to the type's range, half to even.
+__device__ double roundInteger(double x, double lo, double hi, bool i64) {
+  if (isnan(x)) return 0.0;
+  if (x <= lo) return lo;
+  if (x >= hi) return i64 ? nextafter(hi, 0.0) : hi;
+  return rint(x) + 0.0;
+}
+
 __global__ void fillKernel(void* dst, kcs_gen g, uint64_t count) {
   uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
@@ -128,8 +149,15 @@ __global__ void fillKernel(void* dst, kcs_gen g, uint64_t count) {
     switch (g.dtype) {
       case kF32: ((float*)dst)[i] = __double2float_rn(v); break;
       case kF64: ((double*)dst)[i] = v; break;
-      case kI32: ((int32_t*)dst)[i] = (int32_t)v; break;
-      case kI64: ((int64_t*)dst)[i] = (int64_t)v; break;
+      case kBF16:  // exact in f32 once rounded: its top 16 bits
+        ((uint16_t*)dst)[i] = (uint16_t)(__float_as_uint((float)roundFloat(v, 8, -126, 0x1.fep+127)) >> 16);
+        break;
+      case kF16: ((__half*)dst)[i] = __double2half(roundFloat(v, 11, -14, 65504.0)); break;  // exact
+      case kU8: ((uint8_t*)dst)[i] = (uint8_t)roundInteger(v, 0.0, 255.0, false); break;
+      case kI8: ((int8_t*)dst)[i] = (int8_t)roundInteger(v, -128.0, 127.0, false); break;
+      case kI16: ((int16_t*)dst)[i] = (int16_t)roundInteger(v, -32768.0, 32767.0, false); break;
+      case kI32: ((int32_t*)dst)[i] = (int32_t)roundInteger(v, -2147483648.0, 2147483647.0, false); break;
+      case kI64: ((int64_t*)dst)[i] = (int64_t)roundInteger(v, -0x1p63, 0x1p63, true); break;
     }
   }
 }
@@ -256,7 +284,10 @@ extern "C" int kcs_init(void) {
 }
 
 extern "C" int kcs_fill_generated(void* dst, const kcs_gen* gen, uint64_t count, void* stream) {
-  if (gen->dtype != kF32 && gen->dtype != kF64 && gen->dtype != kI32 && gen->dtype != kI64) return KCS_UNSUPPORTED;
+  switch (gen->dtype) {
+    case kF32: case kF64: case kBF16: case kF16: case kU8: case kI8: case kI16: case kI32: case kI64: break;
+    default: return KCS_UNSUPPORTED;  // bool, fp8: the host's chunks
+  }
   if (gen->kind < KCS_UNIFORM || gen->kind > KCS_SHIFTED_ROWS) return KCS_UNSUPPORTED;
   if (count == 0) return 0;
   cudaStream_t s = (cudaStream_t)stream;

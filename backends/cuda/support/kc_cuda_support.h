@@ -14,8 +14,8 @@ extern "C" {
 
 enum { KCS_UNSUPPORTED = -1 };
 /* What values::cellValue draws (stdlib/values/fill.cpp, sampling.cpp, det_math.cpp), one
- * rounding per operation as on the host. Dtypes the device does not store (f16, bf16, 8- and
- * 16-bit integers) are left to the host. */
+ * rounding per operation as on the host, then numerics::roundTo the dtype. Bool and the fp8
+ * formats are left to the host. */
 enum kcs_kind {
   KCS_UNIFORM = 1, KCS_INT_UNIFORM = 2, KCS_INDEX_MOD = 3, KCS_EXACT_INT = 4,
   KCS_NORMAL = 5,         /* lo = mean, hi = stddev */
@@ -25,7 +25,7 @@ enum kcs_kind {
 
 typedef struct kcs_gen {
   int32_t kind;    /* enum kcs_kind */
-  int32_t dtype;   /* enum kc_dtype: KC_I32, KC_I64, KC_F32 or KC_F64 on the device */
+  int32_t dtype;   /* enum kc_dtype: floats but fp8, integers but bool */
   uint32_t key0, key1;  /* the tensor's Philox key (values::streamKey) */
   double lo, hi;   /* UNIFORM */
   int64_t ilo, ihi;     /* INT_UNIFORM; EXACT_INT: -magnitude..magnitude */
