@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "kcontract/abi.h"
+#include "stdlib/numerics/dtype.h"
+#include "stdlib/values/fill.h"
 
 namespace kc::backend {
 
@@ -36,6 +38,22 @@ struct Availability {
   bool available = false;
   std::string reason;   // why not (no GPU, no OpenCL platform, not built in)
   std::string device;   // what runs the kernels, for reports: "host (x86_64, 2 threads)"
+};
+
+// Contiguous elements whose value is a pure function of (key, flat index): element i of the
+// range is values::cellValue(spec, dtype, key, firstIndex + i), stored in the dtype's bytes.
+// The streamed case path (checker/run/big_case.h) fills inputs with it on the device.
+struct GeneratedFill {
+  values::FillSpec spec;
+  numerics::DType dtype = numerics::DType::F32;
+  values::PhiloxKey key{};
+  uint64_t firstIndex = 0;
+};
+
+// Where the elements equal to a pattern are (Backend::countPattern).
+struct PatternCount {
+  uint64_t count = 0;
+  std::vector<uint64_t> first;  // the lowest element indices holding it, ascending
 };
 
 // The kernel under test: a source file or a prebuilt shared library, and its entry point.
@@ -92,6 +110,28 @@ class Backend {
   // none; the CUDA backend reports device memory that is never freed). The case FAILs with
   // the built-in signature device-memory-leak.
   virtual std::string resourceReport() { return ""; }
+
+  // Whether buffers are byte addresses (a buffer plus n bytes is an address the copies and
+  // the checks below accept): host and CUDA yes; OpenCL's cl_mem handles no. The streamed
+  // case path needs it.
+  virtual bool byteAddressed() const { return true; }
+  // Whether buffers live in memory of their own (a GPU's), not in the host's: a case too
+  // large for host memory then runs on the streamed path instead of being SKIPPED.
+  virtual bool separateMemory() const { return false; }
+
+  // --- device-side checks for cases too large to copy back (checker/run/big_case.h) ------
+  // The defaults stream chunks through copyIn/copyOut (backends/streamed_ops.cpp), so every
+  // backend has them; the CUDA backend runs them as device kernels.
+  // Writes `count` generated elements at `device`.
+  virtual void fillGenerated(void* device, const GeneratedFill& g, size_t count);
+  // Of `count` elements of `elementBytes` bytes at `device`: how many equal `pattern`
+  // (elementBytes bytes), and the lowest `maxFirst` of their indices.
+  virtual PatternCount countPattern(const void* device, size_t count, const std::vector<uint8_t>& pattern,
+                                    size_t maxFirst);
+  // Copies `bytes` bytes between two device buffers.
+  virtual void copyDevice(void* to, const void* from, size_t bytes);
+  // How many of `count` elements of `elementBytes` bytes differ bitwise between a and b.
+  virtual uint64_t compareBitwise(const void* a, const void* b, size_t count, size_t elementBytes);
 };
 
 // The backend of that name: host, cuda, opencl, exec. A backend not built into this

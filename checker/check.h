@@ -41,6 +41,9 @@ struct RunOptions {
   double timeoutSeconds = 10;          // per case and seed: a worker running longer is killed
   uint64_t maxCaseBytes = 4ull << 30;  // host memory a case may use; above: SKIPPED
   unsigned threads = 2;                // oracle threads
+  // --stream-cells N: run every case on the streamed path (run/big_case.h), judged on about
+  // N sampled cells; 0: only cases too large for host memory on a backend with its own.
+  int64_t streamCells = 0;
   size_t shardIndex = 0, shardCount = 1;
   std::set<std::string> finished;      // resume keys (report::resumeKey) of cases already reported
   std::vector<std::string> includeDirs;

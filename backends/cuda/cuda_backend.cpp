@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "backends/cuda/support/kc_cuda_support.h"
 #include "backends/host/compile_cache.h"
 #include "stdlib/stdlib_path.h"
 
@@ -329,6 +330,19 @@ void CudaBackend::copy(void* to, const void* from, size_t bytes, bool toDevice) 
 
 void CudaBackend::copyIn(void* device, const void* host, size_t bytes) { copy(device, host, bytes, true); }
 
+void CudaBackend::copyDevice(void* to, const void* from, size_t bytes) {
+  if (!pendingFault_.empty()) return;
+  auto s = static_cast<cudaStream_t>(stream_);
+  cudaError_t e = cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, s);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+  if (e == cudaSuccess) return;
+  if (isDeviceFault(e)) {
+    pendingFault_ = describe(e);
+    return;
+  }
+  throw BackendError("CUDA: copying " + std::to_string(bytes) + " bytes on the device failed: " + describe(e));
+}
+
 void CudaBackend::copyOut(void* host, const void* device, size_t bytes) { copy(host, device, bytes, false); }
 
 void CudaBackend::fill(void* device, const std::vector<uint8_t>& pattern, size_t bytes) {
@@ -380,6 +394,124 @@ std::string CudaBackend::fault() {
   if (e == cudaSuccess) e = cudaGetLastError();
   if (e != cudaSuccess) pendingFault_ = describe(e);
   return pendingFault_;
+}
+
+// --- device-side checks (support/kc_cuda_support.cu) --------------------------------------
+
+void CudaBackend::loadSupport() {
+  if (support_) return;
+  int device = 0, major = 0, minor = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+  fs::path dir = fs::path(stdlib::sourceRoot()) / "backends" / "cuda" / "support";
+  CompileRequest r;
+  r.source = (dir / "kc_cuda_support.cu").string();
+  r.kind = "cuda-support";
+  // -fmad=false: the generated fill rounds one operation at a time, as the host does.
+  r.command = {nvccPath(), "-O3", "-shared", "-Xcompiler", "-fPIC", "-fmad=false",
+               "-arch=sm_" + std::to_string(major) + std::to_string(minor), "-I", dir.string()};
+  r.extraKeyFiles = {(dir / "kc_cuda_support.h").string()};
+  CompileResult built = compileCached(r);  // throws BackendError with nvcc's output
+  support_ = dlopen(built.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!support_) throw BackendError(std::string("cannot load the CUDA support kernels: ") + dlerror());
+  fillFn_ = dlsym(support_, "kcs_fill_generated");
+  countFn_ = dlsym(support_, "kcs_count_pattern");
+  compareFn_ = dlsym(support_, "kcs_compare_bitwise");
+  auto init = reinterpret_cast<int (*)()>(dlsym(support_, "kcs_init"));
+  if (!fillFn_ || !countFn_ || !compareFn_ || !init) throw BackendError("the CUDA support library lacks an entry point");
+  if (int e = init(); e != 0)
+    throw BackendError("CUDA: the support kernels cannot allocate their result words: " + describe(static_cast<cudaError_t>(e)));
+}
+
+bool CudaBackend::supportOk(int rc, const char* what) {
+  if (rc == 0) return true;
+  if (rc == KCS_UNSUPPORTED) return false;
+  auto e = static_cast<cudaError_t>(rc);
+  if (isDeviceFault(e)) {
+    pendingFault_ = describe(e);
+    return true;  // fault() reports it; the result is meaningless either way
+  }
+  throw BackendError(std::string("CUDA: ") + what + " failed: " + describe(e));
+}
+
+void CudaBackend::fillGenerated(void* device, const GeneratedFill& g, size_t count) {
+  if (!pendingFault_.empty()) return;
+  loadSupport();
+  kcs_gen k{};
+  k.dtype = static_cast<int32_t>(g.dtype);
+  k.key0 = g.key[0];
+  k.key1 = g.key[1];
+  k.first = g.firstIndex;
+  if (const auto* u = std::get_if<values::Uniform>(&g.spec.dist)) {
+    k.kind = KCS_UNIFORM;
+    k.lo = u->lo;
+    k.hi = u->hi;
+  } else if (const auto* i = std::get_if<values::IntUniform>(&g.spec.dist)) {
+    k.kind = KCS_INT_UNIFORM;
+    k.ilo = i->lo;
+    k.ihi = i->hi;
+  } else if (const auto* m = std::get_if<values::IndexMod>(&g.spec.dist)) {
+    k.kind = KCS_INDEX_MOD;
+    k.prime = m->prime;
+    k.offset = m->offset;
+  } else if (const auto* nd = std::get_if<values::Normal>(&g.spec.dist)) {
+    k.kind = KCS_NORMAL;
+    k.lo = nd->mean;
+    k.hi = nd->stddev;
+  } else if (const auto* cr = std::get_if<values::ConstantRows>(&g.spec.dist)) {
+    k.kind = KCS_CONSTANT_ROWS;
+    k.lo = cr->mean;
+    k.hi = cr->stddev;
+    k.cols = cr->cols;
+  } else if (const auto* sr = std::get_if<values::ShiftedRows>(&g.spec.dist)) {
+    k.kind = KCS_SHIFTED_ROWS;
+    k.lo = sr->meanLo;
+    k.hi = sr->meanHi;
+    k.density = sr->stddev;
+    k.cols = sr->cols;
+  } else if (const auto* x = std::get_if<values::ExactInt>(&g.spec.dist)) {
+    k.kind = KCS_EXACT_INT;
+    k.ilo = -x->magnitude;
+    k.ihi = x->magnitude;
+    k.density = x->zeroDensity;
+  }
+  using Fn = int (*)(void*, const kcs_gen*, uint64_t, void*);
+  if (k.kind != 0 && g.spec.specialRate == 0.0 &&
+      supportOk(reinterpret_cast<Fn>(fillFn_)(device, &k, count, stream_), "the generated fill"))
+    return;
+  Backend::fillGenerated(device, g, count);  // f16, bf16, i8, ...: the host's chunks
+}
+
+PatternCount CudaBackend::countPattern(const void* device, size_t count, const std::vector<uint8_t>& pattern,
+                                       size_t maxFirst) {
+  PatternCount out;
+  if (!pendingFault_.empty()) return out;
+  loadSupport();
+  uint64_t bits = 0;
+  std::memcpy(&bits, pattern.data(), std::min(pattern.size(), sizeof bits));
+  std::vector<uint64_t> first(std::max<size_t>(maxFirst, 1));
+  uint64_t n = 0;
+  uint32_t found = 0;
+  using Fn = int (*)(const void*, uint64_t, uint32_t, uint64_t, uint64_t*, uint64_t*, uint32_t, uint32_t*, void*);
+  if (!supportOk(reinterpret_cast<Fn>(countFn_)(device, count, static_cast<uint32_t>(pattern.size()), bits, &n,
+                                                first.data(), static_cast<uint32_t>(maxFirst), &found, stream_),
+                 "counting poisoned cells"))
+    return Backend::countPattern(device, count, pattern, maxFirst);
+  out.count = n;
+  out.first.assign(first.begin(), first.begin() + std::min<size_t>(found, maxFirst));
+  return out;
+}
+
+uint64_t CudaBackend::compareBitwise(const void* a, const void* b, size_t count, size_t elementBytes) {
+  if (!pendingFault_.empty()) return 0;
+  loadSupport();
+  uint64_t differ = 0;
+  using Fn = int (*)(const void*, const void*, uint64_t, uint32_t, uint64_t*, void*);
+  if (!supportOk(reinterpret_cast<Fn>(compareFn_)(a, b, count, static_cast<uint32_t>(elementBytes), &differ, stream_),
+                 "comparing launches"))
+    return Backend::compareBitwise(a, b, count, elementBytes);
+  return differ;
 }
 
 // Device memory the kernel keeps. The count is for the whole device: a run sharing the GPU

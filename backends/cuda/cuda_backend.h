@@ -39,12 +39,29 @@ class CudaBackend : public Backend {
   void synchronizeDevice() override;
   std::string fault() override;
   std::string resourceReport() override;
+  bool separateMemory() const override { return true; }
+  // Device kernels (support/kc_cuda_support.cu, built by nvcc on first use and cached like a
+  // kernel under test); a fill the device cannot reproduce bit for bit falls back to the
+  // host's chunks (Backend's default).
+  void fillGenerated(void* device, const GeneratedFill& g, size_t count) override;
+  PatternCount countPattern(const void* device, size_t count, const std::vector<uint8_t>& pattern,
+                            size_t maxFirst) override;
+  uint64_t compareBitwise(const void* a, const void* b, size_t count, size_t elementBytes) override;
+  void copyDevice(void* to, const void* from, size_t bytes) override;
 
   // The nvcc that prepare() runs: $CUDACXX, else /usr/local/cuda/bin/nvcc, else nvcc on PATH.
   static std::string nvccPath();
 
  private:
   void copy(void* to, const void* from, size_t bytes, bool toDevice);
+  void loadSupport();  // in the worker: build (cached) and open the support kernels
+  // A support call's result: throws BackendError for a CUDA error, records a device fault.
+  bool supportOk(int rc, const char* what);
+
+  void* support_ = nullptr;  // dlopen handle of the support library
+  void* fillFn_ = nullptr;
+  void* countFn_ = nullptr;
+  void* compareFn_ = nullptr;
 
   void* library_ = nullptr;
   kc_entry_fn entry_ = nullptr;

@@ -25,6 +25,7 @@ class OpenClBackend : public Backend {
  public:
   ~OpenClBackend() override;
   std::string name() const override { return "opencl"; }
+  bool byteAddressed() const override { return false; }  // cl_mem handles
   Availability probe() override;
   Prepared prepare(const KernelRef& kernel) override;
   void load(const Prepared& prepared, const std::string& entry) override;

@@ -214,6 +214,33 @@ CaseSetup setupCase(const sema::ContractInfo& ct, const plan::Plan& plan, const 
   return s;
 }
 
+namespace {
+
+const plan::Distribution* distributionOf(const plan::Plan& plan, const plan::Case& c, const std::string& tensor) {
+  const plan::Distribution* dist = nullptr;
+  for (const auto& tp : plan.tensors)
+    if (tp.name == tensor)
+      for (const auto& [name, k] : c.values)
+        if (name == tensor && k < tp.values.size()) dist = &tp.values[k];
+  if (!dist) throw std::runtime_error("case " + c.id + " gives no distribution for input " + tensor);
+  return dist;
+}
+
+}  // namespace
+
+values::FillSpec inputFill(const CaseSetup& s, const plan::Plan& plan, const plan::Case& c, size_t index) {
+  const ArgSpec& a = s.args.at(index);
+  const plan::Distribution* dist = distributionOf(plan, c, a.name);
+  const sema::ProtocolValue& base = dist->special && dist->base ? *dist->base : dist->value;
+  values::FillSpec spec = fillSpec(base, a, s);
+  values::validate(spec, a.dtype);
+  return spec;
+}
+
+bool hasSpecialValues(const plan::Plan& plan, const plan::Case& c, const std::string& input) {
+  return distributionOf(plan, c, input)->special;
+}
+
 std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, const plan::Case& c, size_t index,
                                  uint64_t seed) {
   const ArgSpec& a = s.args.at(index);
@@ -222,16 +249,8 @@ std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, con
   for (size_t i = 0; i + poison.size() <= out.size(); i += poison.size()) std::memcpy(&out[i], poison.data(), poison.size());
   if (a.output) return out;
 
-  const plan::Distribution* dist = nullptr;
-  for (const auto& tp : plan.tensors)
-    if (tp.name == a.name)
-      for (const auto& [name, k] : c.values)
-        if (name == a.name && k < tp.values.size()) dist = &tp.values[k];
-  if (!dist) throw std::runtime_error("case " + c.id + " gives no distribution for input " + a.name);
-
-  const sema::ProtocolValue& base = dist->special && dist->base ? *dist->base : dist->value;
-  values::FillSpec spec = fillSpec(base, a, s);
-  values::validate(spec, a.dtype);
+  const plan::Distribution* dist = distributionOf(plan, c, a.name);
+  values::FillSpec spec = inputFill(s, plan, c, index);
   int64_t n = a.numel();
   std::vector<double> cells(static_cast<size_t>(n));
   values::fill(spec, a.dtype, seed, index, cells, 2);

@@ -13,6 +13,7 @@
 #include "compiler/plan/plan.h"
 #include "compiler/sema/model.h"
 #include "stdlib/numerics/dtype.h"
+#include "stdlib/values/fill.h"
 
 namespace kc::run {
 
@@ -58,6 +59,13 @@ std::vector<uint8_t> canaryPattern();  // 0xC3 0x3C ...
 // reads NaN. Outputs get poison everywhere.
 std::vector<uint8_t> makeStorage(const CaseSetup& setup, const plan::Plan& plan, const plan::Case& c, size_t arg,
                                  uint64_t seed);
+
+// The fill of input `arg` without its special values: cell f (row-major logical flat index)
+// of the input holds values::cellValue(spec, dtype, values::streamKey(seed, arg), f) unless
+// the case's distribution adds special values (hasSpecialValues), which makeStorage places
+// by a rule over the whole tensor. Throws std::runtime_error as makeStorage does.
+values::FillSpec inputFill(const CaseSetup& setup, const plan::Plan& plan, const plan::Case& c, size_t arg);
+bool hasSpecialValues(const plan::Plan& plan, const plan::Case& c, const std::string& input);
 
 // The view of a storage as an f64 oracle tensor (exact: every dtype value is a double).
 oracle::Tensor decodeView(const ArgSpec& arg, const uint8_t* storage);

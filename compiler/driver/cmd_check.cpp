@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -79,6 +80,14 @@ int runCheck(const GlobalOptions& opts) {
   if (!o.maxMemory.empty() && !parseBytes(o.maxMemory, o.run.maxCaseBytes))
     return usage("--max-memory is a size such as 512M or 4G; not '" + o.maxMemory + "'");
   if (o.run.timeoutSeconds <= 0) return usage("--timeout must be positive");
+  if (o.run.streamCells == 0)
+    if (const char* env = std::getenv("KC_STREAM_CELLS"); env && *env) {
+      char* end = nullptr;
+      long long v = std::strtoll(env, &end, 10);
+      if (*end != '\0' || v <= 0) return usage(std::string("KC_STREAM_CELLS is a positive number of cells; not '") + env + "'");
+      o.run.streamCells = v;
+    }
+  if (o.run.streamCells < 0) return usage("--stream-cells must be positive");
 
   // Resume: the results already written count, and new ones are appended to the same file.
   std::vector<report::CaseResult> results;
@@ -205,6 +214,9 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   sub->add_option("--timeout", gCheck.run.timeoutSeconds, "Seconds one run of a case may take before it is killed (default 10)");
   sub->add_option("--max-memory", gCheck.maxMemory, "Host memory a case may use, e.g. 512M or 4G (default 4G); larger cases are SKIPPED");
   sub->add_option("--threads", gCheck.run.threads, "Threads of the f64 oracle (default 2)");
+  sub->add_option("--stream-cells", gCheck.run.streamCells,
+                  "Run every case on the streamed path of large cases (device-side poison, canaries and repeats; the oracle "
+                  "on about N sampled cells), as cases too large for host memory run on a GPU; also KC_STREAM_CELLS");
   sub->add_flag("--expect", gCheck.expect,
                 "Exit 0 when every suite kernel gets the verdict its `expect` names (a calibration run), 1 otherwise");
   commands.emplace_back(sub, &runCheck);
