@@ -64,7 +64,8 @@ struct ObligationSet {
 };
 
 // Every obligation of a contract (none for a class or a contract without a kernel), in a fixed
-// order: pre-satisfiable, index widths per tensor, defined sites, blind-band-detect, -correct.
+// order: pre-satisfiable, index widths per tensor, defined sites, blind-band-detect, -correct,
+// then the fault models (-accumulator, -operand) where they apply.
 ObligationSet buildObligationSet(const sema::ContractInfo& c, const BuildOptions& opts = {});
 std::vector<Obligation> buildObligations(const sema::ContractInfo& c);
 
