@@ -92,6 +92,21 @@ class Backend {
   // none; the CUDA backend reports device memory that is never freed). The case FAILs with
   // the built-in signature device-memory-leak.
   virtual std::string resourceReport() { return ""; }
+
+  // --- perturbation (docs/checking.md, "Perturbation") --------------------------------------
+  // What else runs while the kernel's repeats do, so results that depend on the schedule
+  // (atomicAdd orders, missing barriers) show up: `kind` is a case's perturbation (none,
+  // noise, launch_order, occupancy; compiler/sema/protocol.cpp). In the checker process,
+  // once per job before its cases run: build what the perturbation needs (the CUDA
+  // backend's noise kernel). Never throws: a failure is remembered, and setPerturbation()
+  // reports it on every perturbed case.
+  virtual void preparePerturbation() {}
+  // In the worker, after load() and before the first launch: perturb every later launch()
+  // this way. Returns one line for the report: what runs ("noise: ...") or, when this
+  // backend cannot perturb so, why not ("not supported: ..."): never silently nothing.
+  virtual std::string setPerturbation(const std::string& kind) {
+    return kind == "none" ? "" : "not supported: the " + name() + " backend does not perturb; the repeats ran unperturbed";
+  }
 };
 
 // The backend of that name: host, cuda, opencl, exec. A backend not built into this

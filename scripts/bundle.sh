@@ -93,6 +93,8 @@ cat >"$out/kcontract" <<'WRAPPER'
 #!/usr/bin/env bash
 # kcontract from a bundle (scripts/bundle.sh): the binary with the libraries beside it.
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# kcontract re-runs itself (check --sanitize): the loader would be /proc/self/exe, so it is told.
+export KC_SELF="$here/kcontract"
 bin="$here/kcontract.bin"
 libs="$here/lib"
 # The standard library and the ABI header are looked for under the source folder built

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/cuda/device_noise.h"
 
 namespace kc::backend {
 
@@ -39,6 +40,8 @@ class CudaBackend : public Backend {
   void synchronizeDevice() override;
   std::string fault() override;
   std::string resourceReport() override;
+  void preparePerturbation() override;
+  std::string setPerturbation(const std::string& kind) override { return noise_.configure(kind); }
 
   // The nvcc that prepare() runs: $CUDACXX, else /usr/local/cuda/bin/nvcc, else nvcc on PATH.
   static std::string nvccPath();
@@ -51,6 +54,8 @@ class CudaBackend : public Backend {
   void* stream_ = nullptr;            // cudaStream_t, created in load() (the worker)
   std::string pendingFault_;          // a sticky device error seen by a copy or a synchronize
   std::vector<size_t> freeAfterLaunch_;  // cudaMemGetInfo's free bytes after each launch
+  DeviceNoise noise_;                 // the perturbation around each launch (device_noise.h)
+  int launches_ = 0;
 };
 
 // The device-memory leak rule, over cudaMemGetInfo's free bytes after each launch of one

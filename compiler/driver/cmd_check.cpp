@@ -1,15 +1,18 @@
 // kcontract check FILE|ID|SUITE.yaml [--impl PATH[:ENTRY]] [--backend B] [--dtype T] [--seed N]
 //                 [--format text|jsonl|junit|sarif] [--out FILE] [--resume FILE] [--shard I/N]
+//                 [--sanitize TOOL [--sanitize-case N]... [--sanitize-all]]
 // Runs kernels against their contracts (checker/check.h) and reports a verdict per case.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "checker/check.h"
 #include "checker/growth.h"
+#include "checker/sanitize.h"
 #include "checker/report/jsonl.h"
 #include "checker/report/junit.h"
 #include "checker/report/sarif.h"
@@ -32,6 +35,9 @@ struct CheckCliOptions {
   std::string shard;
   std::string maxMemory;
   bool expect = false;
+  std::string sanitize;                 // --sanitize TOOL
+  std::vector<size_t> sanitizeCases;    // --sanitize-case N: also these (passing) cases
+  bool sanitizeAll = false;             // --sanitize-all: every case
   check::RunOptions run;
 } gCheck;
 
@@ -70,6 +76,13 @@ int usage(const std::string& message) {
   return kExitInput;
 }
 
+// --sanitize: failing cases (FAIL, CRASH, TIMEOUT, ERROR), the --sanitize-case ones, or all.
+bool wantsSanitizer(const CheckCliOptions& o, const report::CaseResult& r) {
+  if (o.sanitize.empty()) return false;
+  return o.sanitizeAll || report::isViolation(r.verdict) ||
+         std::find(o.sanitizeCases.begin(), o.sanitizeCases.end(), r.number) != o.sanitizeCases.end();
+}
+
 int runCheck(const GlobalOptions& opts) {
   CheckCliOptions& o = gCheck;
   if (o.format != "text" && o.format != "jsonl" && o.format != "junit" && o.format != "sarif")
@@ -79,6 +92,11 @@ int runCheck(const GlobalOptions& opts) {
   if (!o.maxMemory.empty() && !parseBytes(o.maxMemory, o.run.maxCaseBytes))
     return usage("--max-memory is a size such as 512M or 4G; not '" + o.maxMemory + "'");
   if (o.run.timeoutSeconds <= 0) return usage("--timeout must be positive");
+  const auto& tools = check::sanitizerTools();
+  if (!o.sanitize.empty() && std::find(tools.begin(), tools.end(), o.sanitize) == tools.end())
+    return usage("--sanitize is memcheck, racecheck, initcheck or synccheck; not '" + o.sanitize + "'");
+  if (o.sanitize.empty() && (o.sanitizeAll || !o.sanitizeCases.empty()))
+    return usage("--sanitize-case and --sanitize-all choose cases for --sanitize TOOL; give the tool");
 
   // Resume: the results already written count, and new ones are appended to the same file.
   std::vector<report::CaseResult> results;
@@ -136,8 +154,19 @@ int runCheck(const GlobalOptions& opts) {
       if (!bar) bar = std::make_unique<report::ProgressBar>(total, total >= 20 && report::ProgressBar::isTerminal(stderr));
       bar->update(done, current);
     };
-    auto sink = [&](const report::CaseResult& r) {
+    auto sink = [&](const report::CaseResult& done) {
       if (bar) bar->clear();
+      report::CaseResult r = done;
+      if (wantsSanitizer(o, r)) {
+        check::SanitizeRequest q;
+        q.tool = o.sanitize;
+        q.backend = r.backend;
+        q.verdict = r.verdict;
+        q.skipReason = r.reason;
+        q.repro = check::reproLine(job, r, o.run);
+        q.timeoutSeconds = o.run.timeoutSeconds;
+        r.sanitizer = check::sanitizeCase(q);
+      }
       if (jsonl) *jsonl << report::caseJson(r) << "\n" << std::flush;  // one whole line per case, at once
       if (textToStdout) std::cout << report::caseLine(r, color) << "\n" << std::flush;
       results.push_back(r);
@@ -207,6 +236,10 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   sub->add_option("--threads", gCheck.run.threads, "Threads of the f64 oracle (default 2)");
   sub->add_flag("--expect", gCheck.expect,
                 "Exit 0 when every suite kernel gets the verdict its `expect` names (a calibration run), 1 otherwise");
+  sub->add_option("--sanitize", gCheck.sanitize,
+                  "Re-run failing cases under compute-sanitizer with this tool: memcheck, racecheck, initcheck or synccheck");
+  sub->add_option("--sanitize-case", gCheck.sanitizeCases, "With --sanitize: also re-run case N (the #N of its id); repeatable");
+  sub->add_flag("--sanitize-all", gCheck.sanitizeAll, "With --sanitize: re-run every case, passing or not");
   commands.emplace_back(sub, &runCheck);
 }
 
