@@ -238,7 +238,8 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
                 "Exit 0 when every suite kernel gets the verdict its `expect` names (a calibration run), 1 otherwise");
   sub->add_option("--sanitize", gCheck.sanitize,
                   "Re-run failing cases under compute-sanitizer with this tool: memcheck, racecheck, initcheck or synccheck");
-  sub->add_option("--sanitize-case", gCheck.sanitizeCases, "With --sanitize: also re-run case N (the #N of its id); repeatable");
+  sub->add_option("--sanitize-case", gCheck.sanitizeCases, "With --sanitize: also re-run case N (the #N of its id); repeatable")
+      ->allow_extra_args(false);  // one number per flag: a contract file after it is not a case
   sub->add_flag("--sanitize-all", gCheck.sanitizeAll, "With --sanitize: re-run every case, passing or not");
   commands.emplace_back(sub, &runCheck);
 }
