@@ -170,7 +170,7 @@ report::SanitizerRun parseSanitizerOutput(const std::string& tool, const std::st
     if (it != seen.end()) ++it->second;
     else seen.emplace_back(h, 1);
   }
-  run.errors = errors >= 0 ? errors : races;
+  run.errors = std::max(errors, races);  // racecheck counts its hazards in its own summary
   for (size_t i = 0; i < seen.size() && i < maxFindings; ++i)
     run.findings.push_back(seen[i].first + (seen[i].second > 1 ? " (x" + std::to_string(seen[i].second) + ")" : ""));
   if (seen.size() > maxFindings)

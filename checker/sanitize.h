@@ -20,8 +20,8 @@ const std::vector<std::string>& sanitizerTools();
 std::string findComputeSanitizer();
 
 // Reads the tool's output (its `=========`-prefixed lines; other lines are ignored): the
-// error count from "ERROR SUMMARY: N errors" (summed over processes; racecheck's
-// "RACECHECK SUMMARY: ... (N errors, ...)" when there is no ERROR SUMMARY; -1 when neither),
+// error count from "ERROR SUMMARY: N errors" (summed over processes) or racecheck's
+// "RACECHECK SUMMARY: ... (N errors, ...)", whichever is larger (-1 when neither is there),
 // and up to `maxFindings` distinct report headlines ("Invalid __global__ read of size 4
 // bytes", "Race reported between Write access at ...") with a count when one repeats.
 report::SanitizerRun parseSanitizerOutput(const std::string& tool, const std::string& text, size_t maxFindings = 5);

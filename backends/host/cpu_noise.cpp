@@ -41,11 +41,10 @@ std::string CpuNoise::configure(const std::string& kind) {
            "the repeats ran unperturbed";
   if (kind != "noise" && kind != "occupancy") return "not supported: unknown perturbation '" + kind + "'";
   kind_ = kind;
-  int n = cores();
+  // Counts in words, not numbers: the report reads the same on every machine.
   if (kind == "noise")
-    return "noise: " + std::to_string(n) + " competing host threads streaming over 8 MiB each during every repeat";
-  return "occupancy: 1, " + std::to_string(n) + ", " + std::to_string(2 * n) +
-         " competing host threads in turn, one count per repeat";
+    return "noise: one competing host thread per hardware thread, each streaming over 8 MiB, during every repeat";
+  return "occupancy: 1 competing host thread, then one per hardware thread, then two per hardware thread, in turn per repeat";
 }
 
 void CpuNoise::start(int launchIndex) {

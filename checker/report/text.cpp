@@ -182,7 +182,9 @@ std::vector<std::string> caseDetails(const CaseResult& r) {
     lines.push_back("kernel output (last lines):");
     for (const auto& l : tail) lines.push_back("| " + l);
   }
-  if (!r.perturbation.empty()) lines.push_back("perturbation: " + r.perturbation);
+  // Where it explains the verdict: the repeats differed (JSON Lines and SARIF always carry it).
+  bool differs = std::any_of(r.violated.begin(), r.violated.end(), [](const std::string& v) { return v.rfind("determinism", 0) == 0; });
+  if (differs && !r.perturbation.empty()) lines.push_back("perturbation: " + r.perturbation);
   for (auto& l : sanitizerLines(r)) lines.push_back(std::move(l));
   if (!r.repro.empty()) lines.push_back("repro: " + r.repro);
   return lines;

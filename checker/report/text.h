@@ -30,8 +30,8 @@ std::vector<std::string> sanitizerLines(const CaseResult& r);
 
 // The detail lines of a non-PASS case, unindented: reason, violated, signature, the
 // mismatch summary in torch.testing.assert_close's words, up to 5 worst cells, the tail of
-// the kernel output, the perturbation, the sanitizer's lines, repro. For a PASS only the
-// sanitizer's lines (usually none).
+// the kernel output, the perturbation (when the repeats differed), the sanitizer's lines,
+// repro. For a PASS only the sanitizer's lines (usually none).
 std::vector<std::string> caseDetails(const CaseResult& r);
 
 // The case as it finishes: `VERDICT    CASE-ID   dims dtypes values layouts   0.01 s`

@@ -178,6 +178,17 @@ int runCheck(const GlobalOptions& opts) {
                 << " planned cases are within what the kernel claims (and this shard); the rest were not run\n";
     if (textToStdout) {
       std::vector<report::CaseResult> mine(results.begin() + static_cast<long>(first), results.end());
+      // Said once per job, so a case never reads as perturbed when it was not.
+      std::vector<std::pair<std::string, size_t>> unsupported;
+      for (const auto& r : mine) {
+        if (r.perturbation.rfind("not supported", 0) != 0) continue;
+        auto it = std::find_if(unsupported.begin(), unsupported.end(), [&](const auto& u) { return u.first == r.perturbation; });
+        if (it == unsupported.end()) unsupported.emplace_back(r.perturbation, 1);
+        else ++it->second;
+      }
+      for (const auto& [why, n] : unsupported)
+        std::cout << "note: " << job.label << ": " << n << (n == 1 ? " case" : " cases") << " asked for a perturbation that "
+                  << "did not run (" << why << ")\n";
       for (const auto& g : check::judgeGrowth(*job.contract, mine))
         std::cout << "note: " << job.label << ": signature " << g.signature << " (error grows with " << g.dim << "): "
                   << (g.confirmed ? "confirmed across cases" : "not shown across cases") << " (" << g.evidence << ")\n";
