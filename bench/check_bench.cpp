@@ -6,6 +6,7 @@
 //   build/bench/check_bench [--backend host|cuda] [--timeout S] [CONTRACT IMPL[:ENTRY]]...
 // Without pairs: the softmax and matmul examples of the backend (host: .c; cuda: .cu, the
 // matmul one when examples/matmul/matmul.cu exists).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -27,6 +28,7 @@ using kc::report::Verdict;
 struct Run {
   double seconds = 0;
   size_t cases = 0;
+  std::vector<std::pair<double, std::string>> slowest;  // (seconds, case and dims), slowest first
   size_t counts[kc::report::kVerdictCount] = {};
 };
 
@@ -36,7 +38,12 @@ Run timeJob(const kc::check::Job& job, const kc::check::RunOptions& opts) {
   kc::check::runJob(job, opts, [&](const CaseResult& c) {
     ++r.cases;
     ++r.counts[static_cast<int>(c.verdict)];
+    std::string what = c.caseId;
+    for (const auto& [d, v] : c.dims) what += " " + d + "=" + std::to_string(v);
+    r.slowest.emplace_back(c.seconds, what);
   });
+  std::sort(r.slowest.rbegin(), r.slowest.rend());
+  if (r.slowest.size() > 3) r.slowest.resize(3);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
@@ -115,6 +122,7 @@ int main(int argc, char** argv) {
                   "  ratio: %.1fx (goal <= 3x: %s)\n",
                   fs::path(job.kernel.path).filename().c_str(), job.contract->id.c_str(), a.cases, a.seconds,
                   verdicts(a).c_str(), f.cases, f.seconds, verdicts(f).c_str(), ratio, met ? "met" : "NOT met");
+      for (const auto& [sec, what] : f.slowest) std::printf("  slowest: %.2f s  %s\n", sec, what.c_str());
     }
   }
   return allMet ? 0 : 1;
