@@ -132,6 +132,20 @@ class Backend {
   virtual void copyDevice(void* to, const void* from, size_t bytes);
   // How many of `count` elements of `elementBytes` bytes differ bitwise between a and b.
   virtual uint64_t compareBitwise(const void* a, const void* b, size_t count, size_t elementBytes);
+  // --- perturbation (docs/checking.md, "Perturbation") --------------------------------------
+  // What else runs while the kernel's repeats do, so results that depend on the schedule
+  // (atomicAdd orders, missing barriers) show up: `kind` is a case's perturbation (none,
+  // noise, launch_order, occupancy; compiler/sema/protocol.cpp). In the checker process,
+  // once per job before its cases run: build what the perturbation needs (the CUDA
+  // backend's noise kernel). Never throws: a failure is remembered, and setPerturbation()
+  // reports it on every perturbed case.
+  virtual void preparePerturbation() {}
+  // In the worker, after load() and before the first launch: perturb every later launch()
+  // this way. Returns one line for the report: what runs ("noise: ...") or, when this
+  // backend cannot perturb so, why not ("not supported: ..."): never silently nothing.
+  virtual std::string setPerturbation(const std::string& kind) {
+    return kind == "none" ? "" : "not supported: the " + name() + " backend does not perturb; the repeats ran unperturbed";
+  }
 };
 
 // The backend of that name: host, cuda, opencl, exec. A backend not built into this

@@ -205,6 +205,7 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     wr.repeats = attempt.repeats;
     wr.timeoutSeconds = opts.timeoutSeconds;
     wr.deviceSync = opts.allclose && opts.allclose->deviceSync;
+    wr.perturb = opts.allclose ? "none" : c.perturb;  // a plain allclose harness perturbs nothing
     run::LaunchRecord rec;
     try {
       rec = run::runInWorker(wr);
@@ -214,8 +215,10 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     }
     run::JudgeInput in{job.contract, &plan, &c, &setup, &storage, &rec, opts.threads, opts.allclose};
     run::judge(in, attempt);
+    attempt.perturbation = rec.perturbation;
     if (attempt.verdict == Verdict::Pass) {
       anyPass = true;
+      r.perturbation = attempt.perturbation;
       continue;
     }
     attempt.repro = formatRepro(reproFor(job, attempt, inputsDigest(inputsOnly), opts));
@@ -248,6 +251,10 @@ std::string caseInputsDigest(const Job& job, const plan::Plan& plan, const plan:
   for (size_t a = 0; a < setup.args.size(); ++a)
     if (!setup.args[a].output) inputs.push_back(run::makeStorage(setup, plan, c, a, c.seeds.at(seedIndex)));
   return inputsDigest(inputs);
+}
+
+std::string reproLine(const Job& job, const CaseResult& r, const RunOptions& opts) {
+  return r.repro.empty() ? formatRepro(reproFor(job, r, "-", opts)) : r.repro;
 }
 
 uint64_t caseHostBytes(const plan::Case& c) {
@@ -308,6 +315,8 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
     } catch (const backend::BackendError& e) {
       buildError = e.what();
     }
+    bool perturbed = !opts.allclose && std::any_of(cases.begin(), cases.end(), [](const plan::Case* c) { return c->perturb != "none"; });
+    if (perturbed && buildError.empty()) be->preparePerturbation();
   }
   size_t done = 0;
   for (const plan::Case* c : cases) {

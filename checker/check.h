@@ -73,6 +73,10 @@ std::vector<const plan::Case*> selectCases(const plan::Plan& plan, const Support
 // The digest of the inputs seed `seedIndex` of case `c` generates (repro.h's `inputs=`).
 std::string caseInputsDigest(const Job& job, const plan::Plan& plan, const plan::Case& c, size_t seedIndex);
 
+// The reproducer line of a result (repro.h): its own, or one built for it (a PASS has none;
+// `--sanitize` re-runs chosen passing cases through one). Inputs not re-checked ("-").
+std::string reproLine(const Job& job, const report::CaseResult& r, const RunOptions& opts);
+
 // What a case needs of host memory, roughly: its storage times the copies the checker keeps,
 // plus the oracle's f64 tensors.
 uint64_t caseHostBytes(const plan::Case& c);

@@ -17,6 +17,7 @@
 #                    their own libraries (theirs may be newer than ours: gcc's libmpfr, ld's
 #                    libzstd).
 #   kcontract.bin    the binary, stripped
+#   check_bench(.bin) bench/check_bench (bench/README.md), the same wrapper and libraries
 #   lib/             every library ldd lists except the C/C++ runtime every system has
 #                    (libc, libm, libpthread, libdl, librt, ld-linux, libstdc++, libgcc_s);
 #                    those over 2 MiB gzipped (OpenBLAS, cvc5), unpacked by the wrapper on
@@ -41,7 +42,7 @@ if [[ ! -f "$build/build.ninja" && ! -f "$build/Makefile" ]]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 fi
 echo "== building kcontract in $build"
-cmake --build "$build" --target kcontract -j "${KC_JOBS:-1}"
+cmake --build "$build" --target kcontract check_bench -j "${KC_JOBS:-1}"
 bin="$build/kcontract"
 [[ -x "$bin" ]] || { echo "bundle.sh: no $bin after the build" >&2; exit 1; }
 if grep -q "the CUDA device probe" "$bin"; then
@@ -54,6 +55,8 @@ rm -rf "$out"
 mkdir -p "$out/lib" "$out/compat"
 cp "$bin" "$out/kcontract.bin"
 strip --strip-unneeded "$out/kcontract.bin"
+cp "$build/bench/check_bench" "$out/check_bench.bin"
+strip --strip-unneeded "$out/check_bench.bin"
 
 # The C/C++ runtime of every Linux system: never bundled (a second libc cannot be mixed in).
 is_system() {
@@ -93,7 +96,9 @@ cat >"$out/kcontract" <<'WRAPPER'
 #!/usr/bin/env bash
 # kcontract from a bundle (scripts/bundle.sh): the binary with the libraries beside it.
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-bin="$here/kcontract.bin"
+# kcontract re-runs itself (check --sanitize): the loader would be /proc/self/exe, so it is told.
+export KC_SELF="$here/kcontract"
+bin="$here/$(basename "${BASH_SOURCE[0]}").bin"  # kcontract.bin, or check_bench.bin beside its copy
 libs="$here/lib"
 # The standard library and the ABI header are looked for under the source folder built
 # into the binary. Where that folder is missing (another machine), point it at the
@@ -148,7 +153,8 @@ fi
 export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 exec "$bin" "$@"
 WRAPPER
-chmod +x "$out/kcontract" "$out/kcontract.bin"
+cp "$out/kcontract" "$out/check_bench"
+chmod +x "$out/kcontract" "$out/kcontract.bin" "$out/check_bench" "$out/check_bench.bin"
 
 # What the binary asks of the machine's C and C++ runtime (compare with `ldd --version` there).
 need_glibc="$(objdump -T "$out/kcontract.bin" "$out"/lib/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1 || true)"

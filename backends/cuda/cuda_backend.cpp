@@ -360,7 +360,16 @@ void CudaBackend::fill(void* device, const std::vector<uint8_t>& pattern, size_t
 
 int CudaBackend::launch(kc_tensor* args, int32_t nargs) {
   if (!pendingFault_.empty()) return 0;  // the device already faulted: fault() reports it
-  return entry_(args, nargs, stream_);
+  int index = launches_++;
+  noise_.before(index);
+  int rc = entry_(args, nargs, stream_);
+  noise_.after(index);
+  return rc;
+}
+
+void CudaBackend::preparePerturbation() {
+  const DeviceInfo& d = queryDevice();  // in a child: this process never touches CUDA
+  if (d.available) noise_.prepare(nvccPath(), d.arch);
 }
 
 void CudaBackend::synchronize() {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/cuda/device_noise.h"
 
 namespace kc::backend {
 
@@ -48,6 +49,8 @@ class CudaBackend : public Backend {
                             size_t maxFirst) override;
   uint64_t compareBitwise(const void* a, const void* b, size_t count, size_t elementBytes) override;
   void copyDevice(void* to, const void* from, size_t bytes) override;
+  void preparePerturbation() override;
+  std::string setPerturbation(const std::string& kind) override { return noise_.configure(kind); }
 
   // The nvcc that prepare() runs: $CUDACXX, else /usr/local/cuda/bin/nvcc, else nvcc on PATH.
   static std::string nvccPath();
@@ -68,6 +71,8 @@ class CudaBackend : public Backend {
   void* stream_ = nullptr;            // cudaStream_t, created in load() (the worker)
   std::string pendingFault_;          // a sticky device error seen by a copy or a synchronize
   std::vector<size_t> freeAfterLaunch_;  // cudaMemGetInfo's free bytes after each launch
+  DeviceNoise noise_;                 // the perturbation around each launch (device_noise.h)
+  int launches_ = 0;
 };
 
 // The device-memory leak rule, over cudaMemGetInfo's free bytes after each launch of one

@@ -3,6 +3,7 @@
 // -O2, the ABI header on the include path) into a cached shared library, or prebuilt .so
 // files; buffers are host memory; the stream argument is NULL.
 #include "backends/backend.h"
+#include "backends/host/cpu_noise.h"
 
 namespace kc::backend {
 
@@ -21,10 +22,13 @@ class HostBackend : public Backend {
   int launch(kc_tensor* args, int32_t nargs) override;
   void synchronize() override {}
   std::string fault() override { return ""; }
+  std::string setPerturbation(const std::string& kind) override { return noise_.configure(kind); }
 
  private:
   void* library_ = nullptr;
   kc_entry_fn entry_ = nullptr;
+  CpuNoise noise_;   // competing threads around each launch (setPerturbation)
+  int launches_ = 0;
 };
 
 }  // namespace kc::backend

@@ -143,6 +143,19 @@ CaseResult readCase(const Json& j) {
   r.seconds = dbl("seconds");
   if (j.contains("kernel_output")) r.kernelOutput = str("kernel_output");
   if (j.contains("repro")) r.repro = str("repro");
+  if (j.contains("perturbation")) r.perturbation = str("perturbation");
+  if (j.contains("sanitizer")) {
+    const Json& s = get("sanitizer");
+    if (!s.is_object()) throw Bad{"'sanitizer' is not an object"};
+    auto sf = [&](const char* key) -> const Json& { return field(s, key, "sanitizer."); };
+    SanitizerRun run;
+    run.tool = asString(sf("tool"), "sanitizer.tool");
+    run.ran = asBool(sf("ran"), "sanitizer.ran");
+    run.errors = asInt<int64_t>(sf("errors"), "sanitizer.errors");
+    run.findings = strings(sf("findings"), "sanitizer.findings");
+    run.note = asString(sf("note"), "sanitizer.note");
+    r.sanitizer = run;
+  }
   return r;
 }
 
@@ -191,6 +204,13 @@ std::string caseJson(const CaseResult& r) {
   j["seconds"] = number(r.seconds);
   if (!r.kernelOutput.empty()) j["kernel_output"] = r.kernelOutput;
   if (!r.repro.empty()) j["repro"] = r.repro;
+  if (!r.perturbation.empty()) j["perturbation"] = r.perturbation;
+  if (r.sanitizer)
+    j["sanitizer"] = {{"tool", r.sanitizer->tool},
+                      {"ran", r.sanitizer->ran},
+                      {"errors", r.sanitizer->errors},
+                      {"findings", r.sanitizer->findings},
+                      {"note", r.sanitizer->note}};
   // Kernel output can hold any bytes; the default handler would throw on invalid UTF-8.
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }

@@ -75,6 +75,7 @@ std::string testcase(const CaseResult& r) {
       out = "MISTRUSTED: the case proved nothing, so it counts neither as a pass nor as a failure.\n" +
             join(caseDetails(r)) + (out.empty() ? "" : "kernel output:\n" + out);
   }
+  if (r.verdict == Verdict::Pass && r.sanitizer) out = join(sanitizerLines(r)) + out;
   if (!out.empty()) inner += "      <system-out>" + xmlEscape(out, false) + "</system-out>\n";
   return s + (inner.empty() ? "/>\n" : ">\n" + inner + "    </testcase>\n");
 }

@@ -33,6 +33,16 @@ struct WorstCell {
   bool unwritten = false;      // still the poison pattern: the kernel never wrote it
 };
 
+// The case re-run under compute-sanitizer (`check --sanitize TOOL`, docs/checking.md): what
+// the tool found, attached to the case; the case's verdict never changes with it.
+struct SanitizerRun {
+  std::string tool;                   // memcheck, racecheck, initcheck, synccheck
+  bool ran = false;                   // false: not run (the tool does not apply, is missing...)
+  int64_t errors = -1;                // the tool's error count; -1 when it printed no summary
+  std::vector<std::string> findings;  // its first distinct reports: "Invalid __global__ read of size 4 bytes"
+  std::string note;                   // not run: why; run: the re-run's own verdict line
+};
+
 struct CaseResult {
   // What ran.
   std::string contract;      // acme.softmax.rows@1
@@ -51,6 +61,9 @@ struct CaseResult {
   uint64_t seed = 0;         // the case seed the verdict comes from (the first failing one)
   size_t seedIndex = 0;      // its position in the case's seed list
   int repeats = 1;
+  // What perturbed the repeats (docs/checking.md, "Perturbation"): the backend's line, e.g.
+  // "noise: ..." or "not supported: ..."; "" when the case asks for none.
+  std::string perturbation;
 
   // What came of it.
   Verdict verdict = Verdict::Unknown;
@@ -65,6 +78,7 @@ struct CaseResult {
   double seconds = 0;                   // the whole case: inputs, runs, oracle, checks
   std::string kernelOutput;             // what the kernel printed (CRASH, ERROR)
   std::string repro;                    // a `kcontract replay ...` line (every non-PASS)
+  std::optional<SanitizerRun> sanitizer;  // --sanitize: the re-run under compute-sanitizer
 };
 
 }  // namespace kc::report

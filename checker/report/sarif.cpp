@@ -22,6 +22,7 @@ std::string messageText(const CaseResult& r) {
   const auto signatures = shownSignatures(r);
   for (size_t i = 0; i < signatures.size(); ++i) text += (i ? ", " : " (signature: ") + signatures[i];
   if (!signatures.empty()) text += ")";
+  if (r.sanitizer) text += "; " + sanitizerLines(r).front();
   return text;
 }
 
@@ -38,7 +39,9 @@ std::string sarifJson(const std::vector<CaseResult>& results, const std::string&
 
   Json out = Json::array();
   for (const CaseResult& r : results) {
-    if (r.verdict == Verdict::Pass) continue;
+    // A PASS appears only with a sanitizer's findings attached (`check --sanitize`).
+    bool sanitized = r.sanitizer && r.sanitizer->errors > 0;
+    if (r.verdict == Verdict::Pass && !sanitized) continue;
     Json result;
     result["ruleId"] = r.contract;
     result["ruleIndex"] = std::find(contracts.begin(), contracts.end(), r.contract) - contracts.begin();
@@ -55,6 +58,8 @@ std::string sarifJson(const std::vector<CaseResult>& results, const std::string&
                             {"verdict", verdictName(r.verdict)},
                             {"signatures", shownSignatures(r)},
                             {"repro", r.repro}};
+    if (!r.perturbation.empty()) result["properties"]["perturbation"] = r.perturbation;
+    if (r.sanitizer) result["properties"]["sanitizer"] = sanitizerLines(r);
     out.push_back(std::move(result));
   }
 

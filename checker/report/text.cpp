@@ -135,9 +135,28 @@ std::string formatIndex(const std::vector<int64_t>& index) {
   return s + (index.size() == 1 ? ",)" : ")");
 }
 
+std::vector<std::string> sanitizerLines(const CaseResult& r) {
+  std::vector<std::string> lines;
+  if (!r.sanitizer) return lines;
+  const SanitizerRun& s = *r.sanitizer;
+  std::string head = "compute-sanitizer " + s.tool + ": ";
+  if (!s.ran) {
+    lines.push_back(head + "not run: " + s.note);
+    return lines;
+  }
+  if (s.errors < 0)
+    head += "no error summary from the tool (it died or ran out of time)";
+  else
+    head += std::to_string(s.errors) + (s.errors == 1 ? " error" : " errors");
+  if (!s.note.empty()) head += " (re-run: " + s.note + ")";
+  lines.push_back(head);
+  for (const auto& f : s.findings) lines.push_back("| " + f);
+  return lines;
+}
+
 std::vector<std::string> caseDetails(const CaseResult& r) {
   std::vector<std::string> lines;
-  if (r.verdict == Verdict::Pass) return lines;
+  if (r.verdict == Verdict::Pass) return sanitizerLines(r);
   if (!r.reason.empty()) lines.push_back(r.reason);
   if (!r.violated.empty()) lines.push_back("violated: " + join(r.violated, ", "));
   const auto signatures = shownSignatures(r);
@@ -163,6 +182,10 @@ std::vector<std::string> caseDetails(const CaseResult& r) {
     lines.push_back("kernel output (last lines):");
     for (const auto& l : tail) lines.push_back("| " + l);
   }
+  // Where it explains the verdict: the repeats differed (JSON Lines and SARIF always carry it).
+  bool differs = std::any_of(r.violated.begin(), r.violated.end(), [](const std::string& v) { return v.rfind("determinism", 0) == 0; });
+  if (differs && !r.perturbation.empty()) lines.push_back("perturbation: " + r.perturbation);
+  for (auto& l : sanitizerLines(r)) lines.push_back(std::move(l));
   if (!r.repro.empty()) lines.push_back("repro: " + r.repro);
   return lines;
 }

@@ -24,9 +24,14 @@ std::vector<std::string> shownSignatures(const CaseResult& r);
 // A logical index the way torch prints a tuple: (0, 17), (5,), ().
 std::string formatIndex(const std::vector<int64_t>& index);
 
+// The compute-sanitizer lines of a case (`check --sanitize`): "compute-sanitizer memcheck:
+// 1 error (re-run: ...)" then "| FINDING" per finding, or "...: not run: WHY". Empty without.
+std::vector<std::string> sanitizerLines(const CaseResult& r);
+
 // The detail lines of a non-PASS case, unindented: reason, violated, signature, the
 // mismatch summary in torch.testing.assert_close's words, up to 5 worst cells, the tail of
-// the kernel output, repro. Empty for a PASS.
+// the kernel output, the perturbation (when the repeats differed), the sanitizer's lines,
+// repro. For a PASS only the sanitizer's lines (usually none).
 std::vector<std::string> caseDetails(const CaseResult& r);
 
 // The case as it finishes: `VERDICT    CASE-ID   dims dtypes values layouts   0.01 s`

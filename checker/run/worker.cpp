@@ -24,6 +24,7 @@ struct Shared {
   int launches = 0;
   char message[kMessageBytes] = {};
   char resource[kMessageBytes] = {};  // the backend's resourceReport() after the last launch
+  char perturbation[kMessageBytes] = {};  // the backend's setPerturbation() line
 };
 
 void setMessage(Shared* s, const std::string& m) {
@@ -65,6 +66,10 @@ std::string signalName(int sig) {
     std::vector<backend::ArgDesc> descs;
     for (const ArgSpec& spec : s.args) descs.push_back({spec.name, spec.output});
     be.describeArgs(descs);
+    if (r.perturb != "none") {
+      std::string note = be.setPerturbation(r.perturb);
+      std::strncpy(shared->perturbation, note.c_str(), kMessageBytes - 1);
+    }
     std::vector<void*> device(n, nullptr), views(n, nullptr);
     std::vector<std::vector<uint8_t>> scalars(n);
     for (size_t a = 0; a < n; ++a) {
@@ -232,6 +237,7 @@ LaunchRecord runInWorker(const WorkerRequest& r) {
   rec.launches = shared->launches;
   rec.rc = shared->rc;
   rec.message = shared->message;
+  rec.perturbation = shared->perturbation;
   if (timedOut) {
     rec.status = LaunchStatus::Timeout;
     rec.message = "no result after " + std::to_string(r.timeoutSeconds).substr(0, std::to_string(r.timeoutSeconds).find('.') + 2) +

@@ -34,6 +34,7 @@ struct LaunchRecord {
   int launches = 0;     // launches that completed
   std::string resource; // after every launch completed: the backend's resourceReport() ("" when none)
   double seconds = 0;   // wall time of the worker
+  std::string perturbation;  // the backend's setPerturbation() line ("" when none was asked)
   // Per argument (ABI order): outputs: one image per launch; inputs: the image after launch 1.
   std::vector<std::vector<std::vector<uint8_t>>> images;
 };
@@ -47,6 +48,7 @@ struct WorkerRequest {
   int repeats = 1;
   double timeoutSeconds = 10;
   bool deviceSync = false;  // wait for the whole device after each launch (the allclose harness)
+  std::string perturb = "none";  // the case's perturbation (Backend::setPerturbation)
 };
 
 // An image: canary | storage | canary.

@@ -1,9 +1,11 @@
 // kcontract check FILE|ID|SUITE.yaml [--impl PATH[:ENTRY]] [--backend B] [--dtype T] [--seed N]
 //                 [--format text|jsonl|junit|sarif] [--out FILE] [--resume FILE] [--shard I/N]
+//                 [--sanitize TOOL [--sanitize-case N]... [--sanitize-all]]
 // Runs kernels against their contracts (checker/check.h) and reports a verdict per case.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <cstdlib>
 #include <fstream>
@@ -11,6 +13,7 @@
 
 #include "checker/check.h"
 #include "checker/growth.h"
+#include "checker/sanitize.h"
 #include "checker/report/jsonl.h"
 #include "checker/report/junit.h"
 #include "checker/report/sarif.h"
@@ -33,6 +36,9 @@ struct CheckCliOptions {
   std::string shard;
   std::string maxMemory;
   bool expect = false;
+  std::string sanitize;                 // --sanitize TOOL
+  std::vector<size_t> sanitizeCases;    // --sanitize-case N: also these (passing) cases
+  bool sanitizeAll = false;             // --sanitize-all: every case
   check::RunOptions run;
 } gCheck;
 
@@ -71,6 +77,13 @@ int usage(const std::string& message) {
   return kExitInput;
 }
 
+// --sanitize: failing cases (FAIL, CRASH, TIMEOUT, ERROR), the --sanitize-case ones, or all.
+bool wantsSanitizer(const CheckCliOptions& o, const report::CaseResult& r) {
+  if (o.sanitize.empty()) return false;
+  return o.sanitizeAll || report::isViolation(r.verdict) ||
+         std::find(o.sanitizeCases.begin(), o.sanitizeCases.end(), r.number) != o.sanitizeCases.end();
+}
+
 int runCheck(const GlobalOptions& opts) {
   CheckCliOptions& o = gCheck;
   if (o.format != "text" && o.format != "jsonl" && o.format != "junit" && o.format != "sarif")
@@ -88,6 +101,11 @@ int runCheck(const GlobalOptions& opts) {
       o.run.streamCells = v;
     }
   if (o.run.streamCells < 0) return usage("--stream-cells must be positive");
+  const auto& tools = check::sanitizerTools();
+  if (!o.sanitize.empty() && std::find(tools.begin(), tools.end(), o.sanitize) == tools.end())
+    return usage("--sanitize is memcheck, racecheck, initcheck or synccheck; not '" + o.sanitize + "'");
+  if (o.sanitize.empty() && (o.sanitizeAll || !o.sanitizeCases.empty()))
+    return usage("--sanitize-case and --sanitize-all choose cases for --sanitize TOOL; give the tool");
 
   // Resume: the results already written count, and new ones are appended to the same file.
   std::vector<report::CaseResult> results;
@@ -145,8 +163,19 @@ int runCheck(const GlobalOptions& opts) {
       if (!bar) bar = std::make_unique<report::ProgressBar>(total, total >= 20 && report::ProgressBar::isTerminal(stderr));
       bar->update(done, current);
     };
-    auto sink = [&](const report::CaseResult& r) {
+    auto sink = [&](const report::CaseResult& done) {
       if (bar) bar->clear();
+      report::CaseResult r = done;
+      if (wantsSanitizer(o, r)) {
+        check::SanitizeRequest q;
+        q.tool = o.sanitize;
+        q.backend = r.backend;
+        q.verdict = r.verdict;
+        q.skipReason = r.reason;
+        q.repro = check::reproLine(job, r, o.run);
+        q.timeoutSeconds = o.run.timeoutSeconds;
+        r.sanitizer = check::sanitizeCase(q);
+      }
       if (jsonl) *jsonl << report::caseJson(r) << "\n" << std::flush;  // one whole line per case, at once
       if (textToStdout) std::cout << report::caseLine(r, color) << "\n" << std::flush;
       results.push_back(r);
@@ -158,6 +187,17 @@ int runCheck(const GlobalOptions& opts) {
                 << " planned cases are within what the kernel claims (and this shard); the rest were not run\n";
     if (textToStdout) {
       std::vector<report::CaseResult> mine(results.begin() + static_cast<long>(first), results.end());
+      // Said once per job, so a case never reads as perturbed when it was not.
+      std::vector<std::pair<std::string, size_t>> unsupported;
+      for (const auto& r : mine) {
+        if (r.perturbation.rfind("not supported", 0) != 0) continue;
+        auto it = std::find_if(unsupported.begin(), unsupported.end(), [&](const auto& u) { return u.first == r.perturbation; });
+        if (it == unsupported.end()) unsupported.emplace_back(r.perturbation, 1);
+        else ++it->second;
+      }
+      for (const auto& [why, n] : unsupported)
+        std::cout << "note: " << job.label << ": " << n << (n == 1 ? " case" : " cases") << " asked for a perturbation that "
+                  << "did not run (" << why << ")\n";
       for (const auto& g : check::judgeGrowth(*job.contract, mine))
         std::cout << "note: " << job.label << ": signature " << g.signature << " (error grows with " << g.dim << "): "
                   << (g.confirmed ? "confirmed across cases" : "not shown across cases") << " (" << g.evidence << ")\n";
@@ -219,6 +259,11 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
                   "on about N sampled cells), as cases too large for host memory run on a GPU; also KC_STREAM_CELLS");
   sub->add_flag("--expect", gCheck.expect,
                 "Exit 0 when every suite kernel gets the verdict its `expect` names (a calibration run), 1 otherwise");
+  sub->add_option("--sanitize", gCheck.sanitize,
+                  "Re-run failing cases under compute-sanitizer with this tool: memcheck, racecheck, initcheck or synccheck");
+  sub->add_option("--sanitize-case", gCheck.sanitizeCases, "With --sanitize: also re-run case N (the #N of its id); repeatable")
+      ->allow_extra_args(false);  // one number per flag: a contract file after it is not a case
+  sub->add_flag("--sanitize-all", gCheck.sanitizeAll, "With --sanitize: re-run every case, passing or not");
   commands.emplace_back(sub, &runCheck);
 }
 
