@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 
 #include "checker/oracle/evaluator.h"
 #include "checker/report/jsonl.h"
@@ -10,6 +11,7 @@
 #include "checker/run/case_setup.h"
 #include "checker/run/judge.h"
 #include "checker/run/worker.h"
+#include "compiler/plan/batch.h"
 #include "compiler/plan/planner.h"
 #include "stdlib/numerics/float_bits.h"
 
@@ -155,7 +157,11 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
       rec.status = run::LaunchStatus::Error;
       rec.message = e.what();
     }
+    std::optional<run::BatchFinding> batch;
+    if (c.perturb == "sub_batch" && !opts.allclose && rec.status == run::LaunchStatus::Ok)
+      if (auto dim = plan::batchDim(*job.contract->kernel)) batch = run::checkSubBatches(*job.contract->kernel, wr, rec, *dim);
     run::JudgeInput in{job.contract, &plan, &c, &setup, &storage, &rec, opts.threads, opts.allclose};
+    if (batch) in.batch = &*batch;
     run::judge(in, attempt);
     if (attempt.verdict == Verdict::Pass) {
       anyPass = true;
