@@ -9,6 +9,7 @@
 #include "checker/report/jsonl.h"
 #include "checker/repro.h"
 #include "checker/run/case_setup.h"
+#include "checker/run/control.h"
 #include "checker/run/judge.h"
 #include "checker/run/worker.h"
 #include "compiler/plan/batch.h"
@@ -163,6 +164,7 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     run::JudgeInput in{job.contract, &plan, &c, &setup, &storage, &rec, opts.threads, opts.allclose};
     if (batch) in.batch = &*batch;
     run::judge(in, attempt);
+    if (!opts.allclose) run::attributeByControl(run::ControlRun{job.contract, &plan, &c, c.seeds[k], wr, opts.threads}, attempt);
     if (attempt.verdict == Verdict::Pass) {
       anyPass = true;
       continue;

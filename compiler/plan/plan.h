@@ -135,4 +135,9 @@ struct Plan {
   const DimPlan* dim(const std::string& name) const;
 };
 
+// The classes that own an alternative asked for by `origins` (empty: it is neutral): an
+// alternative is neutral when it is a default (`isDefault`: contiguous, none), or the
+// contract itself or a class of `plan.everywhere` asked for it too.
+std::vector<std::string> alternativeOwners(const Plan& plan, const std::vector<std::string>& origins, bool isDefault);
+
 }  // namespace kc::plan

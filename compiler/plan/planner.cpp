@@ -223,18 +223,11 @@ class Planner {
     }
   }
 
-  bool inEverywhere(const std::string& id) const {
-    return std::find(plan_.everywhere.begin(), plan_.everywhere.end(), id) != plan_.everywhere.end();
-  }
-
   // The classes an alternative asked for by `origins` belongs to; empty when it is neutral:
   // a default (contiguous, none), the contract's own, or asked for by a class that asks for
   // every case anyway.
   std::vector<std::string> owners(const std::vector<std::string>& origins, bool isDefault) const {
-    if (isDefault) return {};
-    for (const auto& o : origins)
-      if (o == c_.id || o == "default" || inEverywhere(o)) return {};
-    return origins;
+    return alternativeOwners(plan_, origins, isDefault);
   }
 
   static bool integerDType(const std::string& name) {
@@ -794,6 +787,15 @@ class Planner {
 }  // namespace
 
 // --- the model types ---------------------------------------------------------------------------
+
+std::vector<std::string> alternativeOwners(const Plan& plan, const std::vector<std::string>& origins, bool isDefault) {
+  if (isDefault) return {};
+  for (const auto& o : origins)
+    if (o == plan.contract || o == "default" ||
+        std::find(plan.everywhere.begin(), plan.everywhere.end(), o) != plan.everywhere.end())
+      return {};
+  return origins;
+}
 
 bool DimPlan::isTail(int64_t v) const {
   if (tiles.empty()) return false;
