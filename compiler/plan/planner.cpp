@@ -548,12 +548,61 @@ class Planner {
       extra.push_back(std::move(c));
     }
     for (auto& c : extra) cases.push_back(std::move(c));
+    addSubBatchCases(cases, fs);
     for (auto& c : cases) {
       measure(c);
       if (hasSpecial(c)) c.why = "special-values";
     }
     if (!cases.empty() && cases[0].why == "boundary" && !hasSpecial(cases[0])) cases[0].why = "base";
     return cases;
+  }
+
+  // Batch invariance needs batches of several sizes: every value of the batch dimension
+  // above 1 that no sub_batch case has gets one, at the largest case shape with that value,
+  // with neutral alternatives (the first of each factor that no class owns).
+  void addSubBatchCases(std::vector<Case>& cases, const std::vector<Factor>& fs) const {
+    size_t sub = plan_.perturb.size();
+    for (size_t i = 0; i < plan_.perturb.size(); ++i)
+      if (plan_.perturb[i].text == "sub_batch") sub = i;
+    std::optional<std::string> b = batchDim(*c_.kernel);
+    if (sub == plan_.perturb.size() || !b) return;
+    size_t bd = plan_.dims.size();
+    for (size_t d = 0; d < plan_.dims.size(); ++d)
+      if (plan_.dims[d].name == *b) bd = d;
+    if (bd == plan_.dims.size()) return;
+    for (int64_t v : plan_.dims[bd].candidates) {
+      if (v < 2) continue;
+      auto has = [&](const Case& c) { return c.dims[bd].second == v && c.perturb == "sub_batch"; };
+      if (std::any_of(cases.begin(), cases.end(), has)) continue;
+      // The largest shape with that batch: long reductions are where split-K pays off.
+      auto size = [](const Case& c) {
+        uint64_t n = 1;
+        for (const auto& [name, x] : c.dims) n = satMul(n, static_cast<uint64_t>(std::max<int64_t>(x, 1)));
+        return n;
+      };
+      auto first = cases.end();
+      for (auto it = cases.begin(); it != cases.end(); ++it)
+        if (it->dims[bd].second == v && (first == cases.end() || size(*it) > size(*first))) first = it;
+      if (first == cases.end()) continue;
+      Case c;
+      c.dims = first->dims;
+      c.tail = first->tail;
+      std::vector<size_t> alt(fs.size(), 0);
+      for (size_t f = 0; f < fs.size(); ++f) {
+        if (fs[f].kind == "perturb") {
+          alt[f] = sub;
+          continue;
+        }
+        for (size_t a = 0; a < fs[f].size; ++a)
+          if (fs[f].owners[a].empty()) {
+            alt[f] = a;
+            break;
+          }
+      }
+      assign(c, fs, alt);
+      c.why = "perturb";
+      cases.push_back(std::move(c));
+    }
   }
 
   // --- large-index shapes --------------------------------------------------------------------
