@@ -15,34 +15,46 @@ bool contains(const std::vector<std::string>& list, const std::string& s) {
 
 }  // namespace
 
-std::optional<plan::Case> controlCase(const plan::Plan& plan, const plan::Case& c) {
+std::optional<plan::Case> controlCase(const plan::Plan& plan, const plan::Case& c, std::vector<std::string>* classes) {
   plan::Case out = c;
   bool changed = false;
+  auto took = [&](const std::vector<std::string>& owners) {
+    changed = true;
+    if (classes)
+      for (const auto& o : owners)
+        if (!contains(*classes, o)) classes->push_back(o);
+  };
   for (auto& [name, a] : out.values) {
     const auto& vs = plan.tensor(name)->values;
-    if (plan::alternativeOwners(plan, vs[a].origins, false).empty()) continue;
+    std::vector<std::string> owners = plan::alternativeOwners(plan, vs[a].origins, false);
+    if (!vs[a].special || owners.empty()) continue;
+    // A special replaces cells of its base, the input's first distribution: the control
+    // keeps the base.
     for (size_t i = 0; i < vs.size(); ++i)
-      if (!vs[i].special && plan::alternativeOwners(plan, vs[i].origins, false).empty()) {
+      if (vs[i].text == vs[a].baseText) {
         a = i;
-        changed = true;
+        took(owners);
         break;
       }
   }
   for (auto& [name, a] : out.layouts) {
     const auto& ls = plan.tensor(name)->layouts;
-    if (ls[a].kind == "contiguous" || plan::alternativeOwners(plan, ls[a].origins, false).empty()) continue;
+    std::vector<std::string> owners = plan::alternativeOwners(plan, ls[a].origins, ls[a].kind == "contiguous");
+    if (owners.empty()) continue;
     for (size_t i = 0; i < ls.size(); ++i)
       if (ls[i].kind == "contiguous") {
         a = i;
-        changed = true;
+        took(owners);
         break;
       }
   }
-  for (const auto& p : plan.perturb)
-    if (p.text == out.perturb && !plan::alternativeOwners(plan, p.origins, p.text == "none").empty()) {
+  for (const auto& p : plan.perturb) {
+    std::vector<std::string> owners = plan::alternativeOwners(plan, p.origins, p.text == "none");
+    if (p.text == out.perturb && !owners.empty()) {
       out.perturb = "none";
-      changed = true;
+      took(owners);
     }
+  }
   if (!changed) return std::nullopt;
   out.origins = {plan.contract};
   // The postconditions as the planner picks them: with special values left (the contract's
@@ -74,12 +86,10 @@ std::vector<std::string> genericSignaturesOf(const sema::ContractInfo& ct, const
 void attributeByControl(const ControlRun& in, report::CaseResult& result) {
   if (result.verdict != report::Verdict::Fail) return;
   std::vector<std::string> owners;
-  for (const auto& o : in.kase->origins)
-    if (o != in.plan->contract && !contains(in.plan->everywhere, o)) owners.push_back(o);
+  std::optional<plan::Case> control = controlCase(*in.plan, *in.kase, &owners);
+  if (!control) return;
   std::vector<std::string> suspect = genericSignaturesOf(*in.contract, result.signatures, owners);
   if (suspect.empty()) return;
-  std::optional<plan::Case> control = controlCase(*in.plan, *in.kase);
-  if (!control) return;
   report::CaseResult verdict;
   try {
     CaseSetup setup = setupCase(*in.contract, *in.plan, *control);
