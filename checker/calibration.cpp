@@ -141,11 +141,22 @@ StateResult allcloseState(const std::vector<CaseResult>& results) {
 StateResult caughtState(const std::vector<CaseResult>& results, const std::string& signature) {
   StateResult s;
   const CaseResult* otherFailure = nullptr;
+  // Every other name the contract gave the violating kernel, so that the expectation pins
+  // them: a class named beside the right one is a misattribution.
+  std::vector<std::string> also;
+  for (const CaseResult& r : results)
+    if (r.verdict == Verdict::Fail)
+      for (const auto& name : r.signatures.empty() ? std::vector<std::string>{"unclassified"} : r.signatures)
+        if (name != signature && std::find(also.begin(), also.end(), name) == also.end()) also.push_back(name);
   for (const CaseResult& r : results) {
     if (r.verdict == Verdict::Fail &&
         std::find(r.signatures.begin(), r.signatures.end(), signature) != r.signatures.end()) {
       s.outcome = StateOutcome::Shown;
       s.summary = signature + " (" + r.caseId.substr(r.caseId.find('#')) + ")";
+      if (!also.empty()) {
+        s.summary += "; also ";
+        for (size_t i = 0; i < also.size(); ++i) s.summary += (i ? ", " : "") + also[i];
+      }
       return s;
     }
     if (!otherFailure && r.verdict != Verdict::Pass && r.verdict != Verdict::Skipped) otherFailure = &r;

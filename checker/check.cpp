@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 
 #include "checker/oracle/evaluator.h"
 #include "checker/report/jsonl.h"
 #include "checker/repro.h"
 #include "checker/run/big_case.h"
 #include "checker/run/case_setup.h"
+#include "checker/run/control.h"
 #include "checker/run/judge.h"
 #include "checker/run/worker.h"
+#include "compiler/plan/batch.h"
 #include "compiler/plan/planner.h"
 #include "stdlib/numerics/float_bits.h"
 
@@ -213,9 +216,14 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
       rec.status = run::LaunchStatus::Error;
       rec.message = e.what();
     }
+    std::optional<run::BatchFinding> batch;
+    if (c.perturb == "sub_batch" && !opts.allclose && rec.status == run::LaunchStatus::Ok)
+      if (auto dim = plan::batchDim(*job.contract->kernel)) batch = run::checkSubBatches(*job.contract->kernel, wr, rec, *dim);
     run::JudgeInput in{job.contract, &plan, &c, &setup, &storage, &rec, opts.threads, opts.allclose};
+    if (batch) in.batch = &*batch;
     run::judge(in, attempt);
     attempt.perturbation = rec.perturbation;
+    if (!opts.allclose) run::attributeByControl(run::ControlRun{job.contract, &plan, &c, c.seeds[k], wr, opts.threads}, attempt);
     if (attempt.verdict == Verdict::Pass) {
       anyPass = true;
       r.perturbation = attempt.perturbation;

@@ -199,7 +199,7 @@ CaseSetup setupCase(const sema::ContractInfo& ct, const plan::Plan& plan, const 
       if (!v) throw std::runtime_error("the shape of " + t.name + " does not evaluate in case " + c.id);
       a.shape.push_back(*v);
     }
-    plan::Layout layout{"contiguous", "contiguous", 0};
+    plan::Layout layout{"contiguous", "contiguous", 0, {}};
     const plan::TensorPlan* tp = nullptr;
     for (const auto& p : plan.tensors)
       if (p.name == t.name) tp = &p;

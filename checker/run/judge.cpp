@@ -218,6 +218,13 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
       }
   }
 
+  // A smaller batch of the same rows differed; when the full batch already differs run to
+  // run, that is the failure's name, not the batch size.
+  if (in.batch && !in.allclose && !differs) {
+    out.violated.push_back("batch invariance: " + in.batch->text() + "  [from std.ord.batch-invariance@1]");
+    builtIn.push_back("batch-variant");
+  }
+
   // 3. The oracle over the pristine inputs; the outputs of launch 1.
   oracle::Bindings b = inputBindings(s, *in.storage);
   for (size_t a = 0; a < s.args.size(); ++a)
@@ -343,6 +350,8 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     facts.precisionFailure = precision;
     facts.maxAbsError = out.maxAbsError;
     facts.allUnwritten = allUnwritten;
+    facts.caseOrigins = in.kase->origins;
+    facts.everywhere = in.plan->everywhere;
     out.signatures = matchSignatures(ct, b, r, facts);
     if (allUnwritten) builtIn.push_back("unwritten-cells");
     for (const auto& name : builtIn)

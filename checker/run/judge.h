@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "checker/report/result.h"
+#include "checker/run/batch.h"
 #include "checker/run/case_setup.h"
 #include "checker/run/worker.h"
 #include "compiler/plan/plan.h"
@@ -39,6 +40,7 @@ struct JudgeInput {
   const LaunchRecord* launch = nullptr;
   unsigned threads = 2;
   const Allclose* allclose = nullptr;  // judge as a plain allclose harness instead of the contract
+  const BatchFinding* batch = nullptr;  // a smaller batch of the same rows differed (batch.h)
 };
 
 // Fills verdict, reason, violated, signatures, worst, mismatched, compared, maxAbsError,

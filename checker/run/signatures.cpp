@@ -52,8 +52,15 @@ std::vector<std::string> matchSignatures(const sema::ContractInfo& ct, const ora
   // that say something about the case itself (a condition on the inputs, run-to-run
   // differences); when some match is specific, the generic ones (only `wrong cells`) are
   // dropped: a K-tail failure is also "some cell over its tolerance", but that names nothing.
+  auto in = [](const std::vector<std::string>& list, const std::string& id) {
+    return std::find(list.begin(), list.end(), id) != list.end();
+  };
+  // (name, rank): 2 specific, 1 generic of a class the case is for (or the contract's own),
+  // 0 generic of a class that asks for every case.
   std::vector<std::pair<std::string, int>> matched;
   for (const sema::SignatureInfo& sig : ct.signatures) {
+    bool own = !sig.origin.fromClass || in(f.caseOrigins, sig.origin.id);
+    if (!own && !in(f.everywhere, sig.origin.id)) continue;
     bool holds = !sig.clauses.empty();
     int specific = 0;
     // Several `wrong cells` clauses (one per output): the signature needs one that holds.
@@ -94,13 +101,13 @@ std::vector<std::string> matchSignatures(const sema::ContractInfo& ct, const ora
       }
     }
     if (hasCells && !cellsHold) holds = false;
-    if (holds) matched.emplace_back(sig.name, specific);
+    if (holds) matched.emplace_back(sig.name, specific > 0 ? 2 : own ? 1 : 0);
   }
   int best = 0;
   for (const auto& m : matched) best = std::max(best, m.second);
   std::vector<std::string> names;
-  for (const auto& [name, specific] : matched)
-    if ((best == 0 || specific > 0) && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  for (const auto& [name, rank] : matched)
+    if (rank == best && !in(names, name)) names.push_back(name);
   return names;
 }
 

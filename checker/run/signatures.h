@@ -25,9 +25,20 @@ struct FailureFacts {
   // Every wrong cell still holds the poison: the kernel never wrote them. A signature that
   // explains wrong values by a property of the inputs (`fails when`) then does not match.
   bool allUnwritten = false;
+  // Which classes the case is for (plan::Case::origins) and which ask for every case
+  // (plan::Plan::everywhere): a class's signature names a failure only on its own cases.
+  std::vector<std::string> caseOrigins;
+  std::vector<std::string> everywhere;
 };
 
-// The names of the contract's signatures the failure matches, in declaration order.
+// The names of the contract's signatures the failure matches, in declaration order. The
+// contract's own signatures may match on any case; a class's only on the cases made for it
+// (facts.caseOrigins) and, when it asks for every case (facts.everywhere), on any case. A
+// signature that says something about the case (`fails when`, `differs run to run`, `error
+// OP E`) outranks one that only describes the wrong cells; among those, the signatures of
+// the classes the case was made for (and the contract's own) outrank those of the classes
+// that ask for every case: a stride bug leaves cells unwritten too, but on a case made for
+// std.mem.strides@1 it is `ignores-strides`, not `tail-unwritten`.
 std::vector<std::string> matchSignatures(const sema::ContractInfo& ct, const oracle::Bindings& b,
                                          const oracle::OracleResult& r, const FailureFacts& facts);
 

@@ -27,7 +27,7 @@ namespace {
 // Failures the checker names itself, without a contract's signature (docs/checking.md).
 const std::set<std::string> kBuiltInSignatures = {"out-of-bounds-write", "out-of-view-write",      "input-modified",
                                                   "device-memory-leak",  "unwritten-cells",        "nondeterministic",
-                                                  "precondition-unreported"};
+                                                  "precondition-unreported", "batch-variant"};
 
 struct CalibrateOptions {
   std::vector<std::string> targets;

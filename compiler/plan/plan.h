@@ -41,6 +41,7 @@ struct Distribution {
   std::string baseText;          // special: the distribution the special values replace cells of
   std::optional<sema::ProtocolValue> base;
   std::string origin;            // the contract or class the alternative came from
+  std::vector<std::string> origins;  // every contract or class that asked for it, `origin` first
 };
 
 // One alternative of a tensor's memory layout.
@@ -48,6 +49,13 @@ struct Layout {
   std::string text;  // contiguous, transposed, padded(7), offset(16), step(2)
   std::string kind;  // contiguous | transposed | padded | offset | step
   int64_t n = 0;     // padded: extra elements per row; offset: elements before the first; step: stride of the last dim
+  std::vector<std::string> origins;  // who asked for it (empty: the default contiguous layout)
+};
+
+// One alternative of the perturbations.
+struct Perturbation {
+  std::string text;                  // none, noise, sub_batch
+  std::vector<std::string> origins;  // who asked for it (empty: the default none)
 };
 
 // What the plan varies for one tensor.
@@ -93,6 +101,11 @@ struct Case {
   int64_t repeats = 1;
   std::string perturb = "none";
   Cells cells;
+  // The classes this case was made for: those whose distribution, layout or perturbation it
+  // carries (in the contract's applies order); just the contract when it carries none. A
+  // class's signatures name a failure only on its own cases and on every case when it is in
+  // Plan::everywhere (checker/run/signatures.h).
+  std::vector<std::string> origins;
   std::vector<size_t> post;   // indices into Plan::post
   uint64_t memoryBytes = 0;   // every tensor's storage; saturates at 2^64 - 1
   uint64_t maxElements = 0;   // the largest tensor's element count
@@ -108,7 +121,10 @@ struct Plan {
   std::vector<DimPlan> dims;
   std::vector<DTypeVarPlan> dtypeVars;
   std::vector<TensorPlan> tensors;  // the kernel's ABI order
-  std::vector<std::string> perturb;  // alternatives; {"none"} by default
+  std::vector<Perturbation> perturb;  // alternatives; {"none"} by default
+  // Applied classes that asked for every case: they set seeds, repeats or cells, or ask for
+  // no alternative at all (their postconditions hold on any input).
+  std::vector<std::string> everywhere;
   std::vector<PostRef> post;
   std::vector<Case> cases;
   size_t derived = 0;  // cases derived before the bound
@@ -118,5 +134,10 @@ struct Plan {
   const TensorPlan* tensor(const std::string& name) const;
   const DimPlan* dim(const std::string& name) const;
 };
+
+// The classes that own an alternative asked for by `origins` (empty: it is neutral): an
+// alternative is neutral when it is a default (`isDefault`: contiguous, none), or the
+// contract itself or a class of `plan.everywhere` asked for it too.
+std::vector<std::string> alternativeOwners(const Plan& plan, const std::vector<std::string>& origins, bool isDefault);
 
 }  // namespace kc::plan

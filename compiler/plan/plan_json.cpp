@@ -151,6 +151,7 @@ nlohmann::ordered_json planJson(const Plan& p) {
       for (const auto& l : t.layouts) {
         J lj{{"text", l.text}, {"kind", l.kind}};
         if (l.kind != "contiguous" && l.kind != "transposed") lj["n"] = l.n;
+        if (!l.origins.empty()) lj["origins"] = l.origins;
         ls.push_back(lj);
       }
       tj["layouts"] = ls;
@@ -158,7 +159,14 @@ nlohmann::ordered_json planJson(const Plan& p) {
     tensors.push_back(tj);
   }
   j["tensors"] = tensors;
-  j["perturb"] = p.perturb;
+  J perturb = J::array();
+  for (const auto& x : p.perturb) {
+    J xj{{"text", x.text}};
+    if (!x.origins.empty()) xj["origins"] = x.origins;
+    perturb.push_back(xj);
+  }
+  j["perturb"] = perturb;
+  j["everywhere"] = p.everywhere;
   J post = J::array();
   for (const auto& r : p.post)
     post.push_back(J{{"index", r.index}, {"origin", r.origin}, {"from_class", r.fromClass}, {"text", r.text}});
@@ -188,6 +196,7 @@ nlohmann::ordered_json planJson(const Plan& p) {
     } else {
       cj["cells"] = J{{"sample", c.cells.sample}, {"boundary", c.cells.boundary}};
     }
+    cj["origins"] = c.origins;
     cj["post"] = c.post;
     cj["memory_bytes"] = c.memoryBytes;
     cj["max_elements"] = c.maxElements;

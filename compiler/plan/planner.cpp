@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "compiler/ir/eval.h"
+#include "compiler/plan/batch.h"
 #include "stdlib/numerics/dtype.h"
 
 namespace kc::plan {
@@ -45,7 +46,16 @@ struct Factor {
   std::string kind;    // dtype | distribution | layout | perturb
   std::string target;  // the dtype variable or tensor
   size_t size = 1;
+  // Per alternative: the classes that own it (empty: neutral, any case may carry it). One
+  // case carries the alternatives of one class at most, so that a failure on it is that
+  // class's (Case::origins).
+  std::vector<std::vector<std::string>> owners;
+  std::vector<bool> needsBatch;  // per alternative: sub_batch, pointless on a batch of one row
 };
+
+void addOrigin(std::vector<std::string>& list, const std::string& id) {
+  if (std::find(list.begin(), list.end(), id) == list.end()) list.push_back(id);
+}
 
 class Planner {
  public:
@@ -63,8 +73,9 @@ class Planner {
     p.kernel = k.name;
     planDims(k);
     planDTypes(k);
-    planPerturb();
+    planPerturb(k);
     for (const auto& t : k.tensors) p.tensors.push_back(planTensor(t));
+    planEverywhere();
     std::vector<Case> cases = coverageCases();
     for (auto& lc : largeIndexCases()) cases.push_back(std::move(lc));
     p.derived = cases.size();
@@ -91,7 +102,7 @@ class Planner {
     }
     for (TensorPlan& t : p.tensors) {
       if (!t.scalar) c.layouts.emplace_back(t.name, indexOf(t.layouts, "contiguous", [](const Layout& l) { return l.text; },
-                                                            Layout{"contiguous", "contiguous", 0}));
+                                                            Layout{"contiguous", "contiguous", 0, {}}));
       if (t.output) continue;
       std::string dt = dtypeOf(c, t);
       auto parsed = numerics::parseDType(dt);
@@ -186,12 +197,37 @@ class Planner {
     }
   }
 
-  void planPerturb() {
-    for (const auto& v : c_.protocol.perturb) {
-      std::string t = valueText(v);
-      if (std::find(plan_.perturb.begin(), plan_.perturb.end(), t) == plan_.perturb.end()) plan_.perturb.push_back(t);
+  void planPerturb(const sema::KernelInfo& k) {
+    for (const auto& b : c_.protocol.perturb)
+      for (const auto& v : b.values) {
+        std::string t = valueText(v);
+        if (t == "sub_batch" && !batchDim(k)) continue;  // no batch dimension to slice (plan/batch.h)
+        auto it = std::find_if(plan_.perturb.begin(), plan_.perturb.end(), [&](const Perturbation& x) { return x.text == t; });
+        if (it == plan_.perturb.end()) it = plan_.perturb.insert(plan_.perturb.end(), Perturbation{t, {}});
+        addOrigin(it->origins, b.origin.id);
+      }
+    if (plan_.perturb.empty()) plan_.perturb.push_back(Perturbation{"none", {}});
+  }
+
+  // The applied classes that ask for every case: they set seeds, repeats or cells, or ask
+  // for no distribution, layout or perturbation of their own.
+  void planEverywhere() {
+    for (const std::string& id : c_.applies) {
+      bool caseWide = std::any_of(c_.protocol.caseWide.begin(), c_.protocol.caseWide.end(),
+                                  [&](const sema::Origin& o) { return o.id == id; });
+      auto mine = [&](const std::vector<sema::ProtocolBinding>& bs) {
+        return std::any_of(bs.begin(), bs.end(), [&](const sema::ProtocolBinding& b) { return b.origin.id == id; });
+      };
+      if (caseWide || !(mine(c_.protocol.values) || mine(c_.protocol.layouts) || mine(c_.protocol.perturb)))
+        plan_.everywhere.push_back(id);
     }
-    if (plan_.perturb.empty()) plan_.perturb.push_back("none");
+  }
+
+  // The classes an alternative asked for by `origins` belongs to; empty when it is neutral:
+  // a default (contiguous, none), the contract's own, or asked for by a class that asks for
+  // every case anyway.
+  std::vector<std::string> owners(const std::vector<std::string>& origins, bool isDefault) const {
+    return alternativeOwners(plan_, origins, isDefault);
   }
 
   static bool integerDType(const std::string& name) {
@@ -216,11 +252,13 @@ class Planner {
           d.text = valueText(v);
           d.value = v;
           d.origin = b.origin.id;
+          d.origins = {b.origin.id};
           d.special = v.kind == VK::Call && v.name == "special";
           d.constant = v.kind == VK::Int || v.kind == VK::Real;
           auto& list = d.special ? specials : tp.values;
-          auto same = [&](const Distribution& x) { return x.text == d.text; };
-          if (std::none_of(list.begin(), list.end(), same)) list.push_back(std::move(d));
+          auto same = std::find_if(list.begin(), list.end(), [&](const Distribution& x) { return x.text == d.text; });
+          if (same == list.end()) list.push_back(std::move(d));
+          else addOrigin(same->origins, b.origin.id);
         }
       }
       if (tp.values.empty()) {
@@ -256,23 +294,41 @@ class Planner {
           if (v.kind == VK::Call && !v.args.empty() && !v.args[0].second.empty() && v.args[0].second[0].kind == VK::Int)
             l.n = v.args[0].second[0].i;
           if (l.kind == "transposed" && t.rank() < 2) continue;  // nothing to transpose
-          auto same = [&](const Layout& x) { return x.text == l.text; };
-          if (std::none_of(tp.layouts.begin(), tp.layouts.end(), same)) tp.layouts.push_back(std::move(l));
+          l.origins = {b.origin.id};
+          auto same = std::find_if(tp.layouts.begin(), tp.layouts.end(), [&](const Layout& x) { return x.text == l.text; });
+          if (same == tp.layouts.end()) tp.layouts.push_back(std::move(l));
+          else addOrigin(same->origins, b.origin.id);
         }
       }
-      if (tp.layouts.empty()) tp.layouts.push_back(Layout{"contiguous", "contiguous", 0});
+      if (tp.layouts.empty()) tp.layouts.push_back(Layout{"contiguous", "contiguous", 0, {}});
     }
     return tp;
   }
 
   std::vector<Factor> factors() const {
     std::vector<Factor> fs;
-    for (const auto& v : plan_.dtypeVars) fs.push_back({"dtype", v.name, std::max<size_t>(1, v.allowed.size())});
+    for (const auto& v : plan_.dtypeVars) {
+      size_t n = std::max<size_t>(1, v.allowed.size());
+      fs.push_back({"dtype", v.name, n, std::vector<std::vector<std::string>>(n), {}});
+    }
     for (const auto& t : plan_.tensors)
-      if (!t.output) fs.push_back({"distribution", t.name, t.values.size()});
+      if (!t.output) {
+        Factor f{"distribution", t.name, t.values.size(), {}, {}};
+        for (const auto& d : t.values) f.owners.push_back(owners(d.origins, false));
+        fs.push_back(std::move(f));
+      }
     for (const auto& t : plan_.tensors)
-      if (!t.scalar) fs.push_back({"layout", t.name, t.layouts.size()});
-    fs.push_back({"perturb", "", plan_.perturb.size()});
+      if (!t.scalar) {
+        Factor f{"layout", t.name, t.layouts.size(), {}, {}};
+        for (const auto& l : t.layouts) f.owners.push_back(owners(l.origins, l.kind == "contiguous"));
+        fs.push_back(std::move(f));
+      }
+    Factor pf{"perturb", "", plan_.perturb.size(), {}, {}};
+    for (const auto& x : plan_.perturb) {
+      pf.owners.push_back(owners(x.origins, x.text == "none"));
+      pf.needsBatch.push_back(x.text == "sub_batch");
+    }
+    fs.push_back(std::move(pf));
     return fs;
   }
 
@@ -289,7 +345,7 @@ class Planner {
       } else if (F.kind == "layout") {
         c.layouts.emplace_back(F.target, a);
       } else {
-        c.perturb = plan_.perturb[a];
+        c.perturb = plan_.perturb[a].text;
       }
     }
   }
@@ -302,6 +358,7 @@ class Planner {
   struct Greedy {
     const std::vector<Factor>& fs;
     size_t dims;
+    size_t batch = SIZE_MAX;  // the batch dimension's index in the case's dims (plan/batch.h)
     // (f, a, g, b) -> how often alternative a of factor f met alternative b of factor g < f,
     // or the value b of dimension g - fs.size()
     std::map<std::tuple<size_t, size_t, size_t, int64_t>, size_t> met;
@@ -315,6 +372,12 @@ class Planner {
       }
     }
 
+    size_t seenOnTail() const {
+      size_t n = 0;
+      for (const auto& v : onTail) n += static_cast<size_t>(std::count(v.begin(), v.end(), true));
+      return n;
+    }
+
     bool complete() const {
       for (const auto& v : onTail)
         if (std::find(v.begin(), v.end(), false) != v.end()) return false;
@@ -326,14 +389,48 @@ class Planner {
       return it == met.end() ? 0 : it->second;
     }
 
-    // Returns the alternatives and the first factor whose alternative was new on a tail case.
-    std::pair<std::vector<size_t>, size_t> choose(const Case& c, bool tail) {
+    // Whether alternative a of factor f may join a case whose classes so far are `owner`
+    // (empty: none yet): a neutral alternative always; else one of the same class.
+    bool fits(size_t f, size_t a, const std::vector<std::string>& owner, const Case& c) const {
+      if (a < fs[f].needsBatch.size() && fs[f].needsBatch[a] && (batch >= c.dims.size() || c.dims[batch].second < 2))
+        return false;
+      const auto& mine = fs[f].owners[a];
+      if (mine.empty() || owner.empty()) return true;
+      return std::any_of(mine.begin(), mine.end(),
+                         [&](const std::string& o) { return std::find(owner.begin(), owner.end(), o) != owner.end(); });
+    }
+
+    // The alternatives for one case, factor by factor; `pin` (factor, alternative) is chosen
+    // first when given.
+    std::vector<size_t> pick(const Case& c, bool tail, std::optional<std::pair<size_t, size_t>> pin) const {
       const size_t F = fs.size();
       std::vector<size_t> alt(F, 0);
+      std::vector<std::string> owner;
+      auto narrow = [&](size_t f, size_t a) {
+        const auto& mine = fs[f].owners[a];
+        if (mine.empty()) return;
+        if (owner.empty()) {
+          owner = mine;
+          return;
+        }
+        std::vector<std::string> both;
+        for (const auto& o : owner)
+          if (std::find(mine.begin(), mine.end(), o) != mine.end()) both.push_back(o);
+        owner = both;
+      };
+      if (pin) narrow(pin->first, pin->second);
       for (size_t f = 0; f < F; ++f) {
+        if (pin && pin->first == f) {
+          alt[f] = pin->second;
+          continue;
+        }
+        bool anyFits = false;
+        for (size_t a = 0; a < fs[f].size; ++a) anyFits = anyFits || fits(f, a, owner, c);
         size_t best = 0;
+        bool have = false;
         std::tuple<int, size_t, size_t, size_t> bestScore{};
         for (size_t a = 0; a < fs[f].size; ++a) {
+          if (anyFits && !fits(f, a, owner, c)) continue;
           int fresh = tail && !onTail[f][a] ? 0 : 1;
           size_t fresh2 = 0, seen = 0;
           auto add = [&](size_t g, int64_t b) {
@@ -345,9 +442,29 @@ class Planner {
           for (size_t d = 0; d < dims; ++d) add(F + d, c.dims[d].second);
           // Smaller is better.
           std::tuple<int, size_t, size_t, size_t> score{fresh, SIZE_MAX - fresh2, seen, used[f][a]};
-          if (a == 0 || score < bestScore) best = a, bestScore = score;
+          if (!have || score < bestScore) best = a, bestScore = score, have = true;
         }
         alt[f] = best;
+        narrow(f, best);
+      }
+      return alt;
+    }
+
+    // Returns the alternatives and the first factor whose alternative was new on a tail case.
+    std::pair<std::vector<size_t>, size_t> choose(const Case& c, bool tail) {
+      const size_t F = fs.size();
+      std::vector<size_t> alt = pick(c, tail, std::nullopt);
+      if (tail) {
+        // The classes' alternatives exclude each other; when that left every new alternative
+        // out, the first one not yet on a tail case goes first, so every case makes progress.
+        bool progress = false;
+        std::optional<std::pair<size_t, size_t>> unseen;
+        for (size_t f = 0; f < F; ++f) {
+          progress = progress || !onTail[f][alt[f]];
+          for (size_t a = 0; a < fs[f].size && !unseen; ++a)
+            if (!onTail[f][a] && fits(f, a, {}, c)) unseen = std::make_pair(f, a);
+        }
+        if (!progress && unseen) alt = pick(c, tail, unseen);
       }
       size_t firstNew = F;
       for (size_t f = 0; f < F; ++f) {
@@ -404,28 +521,88 @@ class Planner {
     // not met a tail tuple, extra cases that repeat the tail tuples in order.
     std::vector<Factor> fs = factors();
     Greedy greedy(fs, plan_.dims.size());
+    if (auto b = batchDim(*c_.kernel))
+      for (size_t d = 0; d < plan_.dims.size(); ++d)
+        if (plan_.dims[d].name == *b) greedy.batch = d;
     std::vector<bool> inPool(cases.size(), false);
     for (size_t i : pool) inPool[i] = true;
     for (size_t i : pool) assign(cases[i], fs, greedy.choose(cases[i], true).first);
     for (size_t i = 0; i < cases.size(); ++i)
       if (!inPool[i]) assign(cases[i], fs, greedy.choose(cases[i], false).first);
     std::vector<Case> extra;
-    for (size_t q = 0; !pool.empty() && !greedy.complete(); ++q) {
+    // A case that brings no alternative onto a tail case (sub_batch on a batch of one row)
+    // is not kept; a whole round of the pool without one ends the search.
+    for (size_t q = 0, idle = 0; !pool.empty() && !greedy.complete() && idle < pool.size(); ++q) {
       Case c;
       c.dims = cases[pool[q % pool.size()]].dims;
       c.tail = cases[pool[q % pool.size()]].tail;
+      size_t before = greedy.seenOnTail();
       auto [alt, firstNew] = greedy.choose(c, true);
+      if (greedy.seenOnTail() == before) {
+        ++idle;
+        continue;
+      }
+      idle = 0;
       assign(c, fs, alt);
       c.why = firstNew < fs.size() ? fs[firstNew].kind : "base";
       extra.push_back(std::move(c));
     }
     for (auto& c : extra) cases.push_back(std::move(c));
+    addSubBatchCases(cases, fs);
     for (auto& c : cases) {
       measure(c);
       if (hasSpecial(c)) c.why = "special-values";
     }
     if (!cases.empty() && cases[0].why == "boundary" && !hasSpecial(cases[0])) cases[0].why = "base";
     return cases;
+  }
+
+  // Batch invariance needs batches of several sizes: every value of the batch dimension
+  // above 1 that no sub_batch case has gets one, at the largest case shape with that value,
+  // with neutral alternatives (the first of each factor that no class owns).
+  void addSubBatchCases(std::vector<Case>& cases, const std::vector<Factor>& fs) const {
+    size_t sub = plan_.perturb.size();
+    for (size_t i = 0; i < plan_.perturb.size(); ++i)
+      if (plan_.perturb[i].text == "sub_batch") sub = i;
+    std::optional<std::string> b = batchDim(*c_.kernel);
+    if (sub == plan_.perturb.size() || !b) return;
+    size_t bd = plan_.dims.size();
+    for (size_t d = 0; d < plan_.dims.size(); ++d)
+      if (plan_.dims[d].name == *b) bd = d;
+    if (bd == plan_.dims.size()) return;
+    for (int64_t v : plan_.dims[bd].candidates) {
+      if (v < 2) continue;
+      auto has = [&](const Case& c) { return c.dims[bd].second == v && c.perturb == "sub_batch"; };
+      if (std::any_of(cases.begin(), cases.end(), has)) continue;
+      // The largest shape with that batch: long reductions are where split-K pays off.
+      auto size = [](const Case& c) {
+        uint64_t n = 1;
+        for (const auto& [name, x] : c.dims) n = satMul(n, static_cast<uint64_t>(std::max<int64_t>(x, 1)));
+        return n;
+      };
+      auto first = cases.end();
+      for (auto it = cases.begin(); it != cases.end(); ++it)
+        if (it->dims[bd].second == v && (first == cases.end() || size(*it) > size(*first))) first = it;
+      if (first == cases.end()) continue;
+      Case c;
+      c.dims = first->dims;
+      c.tail = first->tail;
+      std::vector<size_t> alt(fs.size(), 0);
+      for (size_t f = 0; f < fs.size(); ++f) {
+        if (fs[f].kind == "perturb") {
+          alt[f] = sub;
+          continue;
+        }
+        for (size_t a = 0; a < fs[f].size; ++a)
+          if (fs[f].owners[a].empty()) {
+            alt[f] = a;
+            break;
+          }
+      }
+      assign(c, fs, alt);
+      c.why = "perturb";
+      cases.push_back(std::move(c));
+    }
   }
 
   // --- large-index shapes --------------------------------------------------------------------
@@ -523,7 +700,12 @@ class Planner {
             }
           c.layouts.emplace_back(tp.name, l);
         }
-        c.perturb = plan_.perturb[0];
+        c.perturb = "none";  // a perturbation that is not a second run of this huge case
+        for (const auto& x : plan_.perturb)
+          if (x.text != "sub_batch") {
+            c.perturb = x.text;
+            break;
+          }
         c.why = "large-index";
         measure(c);
         auto same = [&](const Case& x) { return x.dims == c.dims; };
@@ -623,6 +805,27 @@ class Planner {
       if (plan_.tensor(name)->values[a].special) specialOrigins.insert(plan_.tensor(name)->values[a].origin);
     for (size_t i = 0; i < plan_.post.size(); ++i)
       if (specialOrigins.empty() || specialOrigins.count(plan_.post[i].origin)) c.post.push_back(i);
+    c.origins = caseOrigins(c);
+  }
+
+  // The classes whose alternatives the case carries, in the applies order; else the contract.
+  std::vector<std::string> caseOrigins(const Case& c) const {
+    std::set<std::string> asked;
+    auto take = [&](const std::vector<std::string>& os, bool isDefault) {
+      if (!isDefault) asked.insert(os.begin(), os.end());
+    };
+    for (const auto& [name, a] : c.values) take(plan_.tensor(name)->values[a].origins, false);
+    for (const auto& [name, a] : c.layouts) {
+      const Layout& l = plan_.tensor(name)->layouts[a];
+      take(l.origins, l.kind == "contiguous");
+    }
+    for (const auto& x : plan_.perturb)
+      if (x.text == c.perturb) take(x.origins, x.text == "none");
+    std::vector<std::string> out;
+    for (const auto& id : c_.applies)
+      if (asked.count(id)) out.push_back(id);
+    if (out.empty()) out.push_back(c_.id);
+    return out;
   }
 
   const sema::ContractInfo& c_;
@@ -633,6 +836,15 @@ class Planner {
 }  // namespace
 
 // --- the model types ---------------------------------------------------------------------------
+
+std::vector<std::string> alternativeOwners(const Plan& plan, const std::vector<std::string>& origins, bool isDefault) {
+  if (isDefault) return {};
+  for (const auto& o : origins)
+    if (o == plan.contract || o == "default" ||
+        std::find(plan.everywhere.begin(), plan.everywhere.end(), o) != plan.everywhere.end())
+      return {};
+  return origins;
+}
 
 bool DimPlan::isTail(int64_t v) const {
   if (tiles.empty()) return false;

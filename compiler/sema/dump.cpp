@@ -81,7 +81,7 @@ void dumpContract(std::ostringstream& out, const ContractInfo& c, bool sexpr) {
   for (const auto& b : pr.values) out << "  protocol values " << b.target << " ~ " << values(b.values) << origin(b.origin) << "\n";
   for (const auto& b : pr.layouts) out << "  protocol layouts " << b.target << " in " << values(b.values) << origin(b.origin) << "\n";
   if (!pr.cells.empty()) out << "  protocol cells " << values(pr.cells) << "\n";
-  if (!pr.perturb.empty()) out << "  protocol perturb " << values(pr.perturb) << "\n";
+  for (const auto& b : pr.perturb) out << "  protocol perturb " << values(b.values) << origin(b.origin) << "\n";
   for (const auto& s : c.signatures) {
     out << "  signature " << s.name << origin(s.origin) << "\n";
     for (const auto& cl : s.clauses) {

@@ -119,8 +119,12 @@ struct ProtocolBinding {
 };
 
 struct ProtocolInfo {
-  std::vector<ProtocolValue> seeds, repeats, cells, perturb;
+  std::vector<ProtocolValue> seeds, repeats, cells;
   std::vector<ProtocolBinding> dims, values, layouts;
+  std::vector<ProtocolBinding> perturb;  // one per perturb item (target ""), with its origin
+  // Who set seeds, repeats or cells: those settings shape every case, so such a class asked
+  // for every case (plan::Plan::everywhere).
+  std::vector<Origin> caseWide;
 };
 
 struct ScopeInfo {

@@ -19,7 +19,9 @@ const std::vector<std::string> kLayouts = {"contiguous", "transposed", "padded",
 const std::vector<std::string> kScopeLayouts = {"contiguous", "strided", "transposed", "any"};
 const std::vector<std::string> kDimGenerators = {"boundary"};
 const std::vector<std::string> kCells = {"all", "sample", "boundary"};
-const std::vector<std::string> kPerturb = {"none", "noise", "launch_order", "occupancy"};
+// sub_batch: the case is also run on smaller batches (its leading rows), whose rows must
+// match the full batch's bit for bit (std.ord.batch-invariance@1, plan/batch.h).
+const std::vector<std::string> kPerturb = {"none", "noise", "launch_order", "occupancy", "sub_batch"};
 
 bool known(const std::vector<std::string>& names, const std::string& n) {
   return std::find(names.begin(), names.end(), n) != names.end();
@@ -259,10 +261,21 @@ void lowerProtocol(const ast::ProtocolSection& section, const KernelInfo& kernel
   ProtocolLowering p(kernel, diags);
   for (const auto& item : section.items) {
     switch (item.kind) {
-      case ast::ProtocolItemKind::Seeds: p.counts(*item.value, out.seeds, "seeds", 0); break;
-      case ast::ProtocolItemKind::Repeats: p.counts(*item.value, out.repeats, "repeats", 1); break;
-      case ast::ProtocolItemKind::Cells: out.cells = p.single(*item.value, kCells, "cell selection", false); break;
-      case ast::ProtocolItemKind::Perturb: out.perturb = p.single(*item.value, kPerturb, "perturbation", false); break;
+      case ast::ProtocolItemKind::Seeds:
+        p.counts(*item.value, out.seeds, "seeds", 0);
+        out.caseWide.push_back(origin);
+        break;
+      case ast::ProtocolItemKind::Repeats:
+        p.counts(*item.value, out.repeats, "repeats", 1);
+        out.caseWide.push_back(origin);
+        break;
+      case ast::ProtocolItemKind::Cells:
+        out.cells = p.single(*item.value, kCells, "cell selection", false);
+        out.caseWide.push_back(origin);
+        break;
+      case ast::ProtocolItemKind::Perturb:
+        out.perturb.push_back(ProtocolBinding{"", p.single(*item.value, kPerturb, "perturbation", false), origin, item.range});
+        break;
       case ast::ProtocolItemKind::Dims:
         for (const auto& b : item.bindings) p.dims(b, origin, out);
         break;
