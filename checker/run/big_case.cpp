@@ -382,28 +382,8 @@ void runBigCase(const BigCaseRequest& r, report::CaseResult& out) {
   if (pid < 0) {
     rec.status = LaunchStatus::Error;
     rec.message = "cannot start a worker process";
-  } else if (timedOut) {
-    rec.status = LaunchStatus::Timeout;
-    char m[96];
-    std::snprintf(m, sizeof m, "no result after %.1f s; the worker was killed", r.timeoutSeconds);
-    rec.message = m;
-  } else if (WIFSIGNALED(status)) {
-    rec.status = LaunchStatus::Crash;
-    rec.signal = WTERMSIG(status);
-    rec.message = std::string("signal ") + std::to_string(rec.signal) + " (" + strsignal(rec.signal) + ")";
-  } else if (h->phase == -3) {
-    rec.status = LaunchStatus::Crash;
-  } else if (h->phase == -1) {
-    rec.status = LaunchStatus::Error;
-  } else if (h->phase == -2) {
-    rec.status = LaunchStatus::Nonzero;
-    rec.message = "the kernel returned " + std::to_string(rec.rc);
-  } else if (h->phase == 2) {
-    rec.status = LaunchStatus::Ok;
-    rec.resource = h->resource;
   } else {
-    rec.status = LaunchStatus::Crash;
-    rec.message = "the worker exited before the kernel finished";
+    settleLaunch(rec, timedOut, r.timeoutSeconds, status, h->phase, h->resource);
   }
   // What came back: one image per argument (sampled cells after launch 1). Repeats were
   // compared on the device (below), so the judge sees a single launch.

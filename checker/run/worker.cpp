@@ -171,6 +171,33 @@ bool canariesIntact(const std::vector<uint8_t>& image) {
   return true;
 }
 
+void settleLaunch(LaunchRecord& rec, bool timedOut, double timeoutSeconds, int status, int phase,
+                  const char* resource) {
+  if (timedOut) {
+    rec.status = LaunchStatus::Timeout;
+    rec.message = "no result after " + std::to_string(timeoutSeconds).substr(0, std::to_string(timeoutSeconds).find('.') + 2) +
+                  " s; the worker was killed";
+  } else if (WIFSIGNALED(status)) {
+    rec.status = LaunchStatus::Crash;
+    rec.signal = WTERMSIG(status);
+    rec.message = signalName(rec.signal);
+  } else if (phase == -3) {
+    rec.status = LaunchStatus::Crash;
+  } else if (phase == -1) {
+    rec.status = LaunchStatus::Error;
+  } else if (phase == -2) {
+    rec.status = LaunchStatus::Nonzero;
+    rec.message = "the kernel returned " + std::to_string(rec.rc);
+  } else if (phase == 2) {
+    rec.status = LaunchStatus::Ok;
+    rec.resource = resource;
+  } else {
+    rec.status = LaunchStatus::Crash;
+    rec.message = "the worker exited (status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                  ") before the kernel finished";
+  }
+}
+
 LaunchRecord runInWorker(const WorkerRequest& r) {
   const CaseSetup& s = *r.setup;
   size_t n = s.args.size();
@@ -238,29 +265,7 @@ LaunchRecord runInWorker(const WorkerRequest& r) {
   rec.rc = shared->rc;
   rec.message = shared->message;
   rec.perturbation = shared->perturbation;
-  if (timedOut) {
-    rec.status = LaunchStatus::Timeout;
-    rec.message = "no result after " + std::to_string(r.timeoutSeconds).substr(0, std::to_string(r.timeoutSeconds).find('.') + 2) +
-                  " s; the worker was killed";
-  } else if (WIFSIGNALED(status)) {
-    rec.status = LaunchStatus::Crash;
-    rec.signal = WTERMSIG(status);
-    rec.message = signalName(rec.signal);
-  } else if (shared->phase == -3) {
-    rec.status = LaunchStatus::Crash;
-  } else if (shared->phase == -1) {
-    rec.status = LaunchStatus::Error;
-  } else if (shared->phase == -2) {
-    rec.status = LaunchStatus::Nonzero;
-    rec.message = "the kernel returned " + std::to_string(rec.rc);
-  } else if (shared->phase == 2) {
-    rec.status = LaunchStatus::Ok;
-    rec.resource = shared->resource;
-  } else {
-    rec.status = LaunchStatus::Crash;
-    rec.message = "the worker exited (status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                  ") before the kernel finished";
-  }
+  settleLaunch(rec, timedOut, r.timeoutSeconds, status, shared->phase, shared->resource);
   // Bring back what the worker wrote.
   rec.images.resize(n);
   for (size_t a = 0; a < n; ++a) {

@@ -58,4 +58,10 @@ bool canariesIntact(const std::vector<uint8_t>& image);
 
 LaunchRecord runInWorker(const WorkerRequest& request);
 
+// A launch's status and message from how its worker ended: killed after `timeoutSeconds`, a
+// signal, or the phase it reached (0 started, 1 loaded, 2 done, -1 backend error, -2 nonzero
+// rc, -3 device fault) and the backend's resource report. Shared by the streamed path.
+void settleLaunch(LaunchRecord& rec, bool timedOut, double timeoutSeconds, int status, int phase,
+                  const char* resource);
+
 }  // namespace kc::run

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "compiled_contract.h"
 #include "backends/backend.h"
 #include "backends/streamed_ops.h"
 #include "checker/oracle/evaluator.h"
@@ -22,21 +23,8 @@ namespace {
 
 using kc::numerics::DType;
 
-struct Compiled {
-  kc::Compilation c;
-  const kc::sema::ContractInfo* ct = nullptr;
-};
-
-std::unique_ptr<Compiled> compile(const std::string& text) {
-  auto p = std::make_unique<Compiled>();
-  kc::compileText(p->c, "t.kcontract", text, kc::Stage::Sema);
-  REQUIRE_FALSE(p->c.diags.hasErrors());
-  REQUIRE(p->c.program);
-  for (const auto& ct : p->c.program->contracts)
-    if (!ct->isClass) p->ct = ct.get();
-  REQUIRE(p->ct != nullptr);
-  return p;
-}
+using kc::test::Compiled;
+using kc::test::compileContract;
 
 std::string contract(const std::string& kernel, const std::string& oracle, const std::string& tolerance,
                      const std::string& post) {
@@ -49,13 +37,13 @@ const char* kRows = "k(x: T[R, H]) -> (y: T[R, H])\n  where T in {f32}, R in 1..
 }  // namespace
 
 TEST_CASE("an elementwise op's only dim is free", "[big_case]") {
-  auto p = compile(contract("k(x: T[N]) -> (y: T[N])\n  where T in {f32}, N in 1..2^33", "y[i] = 2 * x[i]",
+  auto p = compileContract(contract("k(x: T[N]) -> (y: T[N])\n  where T in {f32}, N in 1..2^33", "y[i] = 2 * x[i]",
                             "tol[i] = ulp(T, y*[i])", "forall i: |y[i] - y*[i]| <= tol[i]"));
   CHECK(kc::run::freeDims(*p->ct) == std::vector<std::string>{"N"});
 }
 
 TEST_CASE("a row softmax's row dim is free, its reduced dim is not", "[big_case]") {
-  auto p = compile(contract(kRows, "m[r] = max(h, x[r, h])\n    y[r, h] = exp(x[r, h] - m[r]) / sum(k, exp(x[r, k] - m[r]))",
+  auto p = compileContract(contract(kRows, "m[r] = max(h, x[r, h])\n    y[r, h] = exp(x[r, h] - m[r]) / sum(k, exp(x[r, k] - m[r]))",
                             "tol[r, h] = (H + 4) * eps(f32) * y*[r, h]",
                             "forall r, h: |y[r, h] - y*[r, h]| <= tol[r, h]\n    forall r: |sum(h, y[r, h]) - 1| <= 0.001"));
   CHECK(kc::run::freeDims(*p->ct) == std::vector<std::string>{"R"});
@@ -63,15 +51,15 @@ TEST_CASE("a row softmax's row dim is free, its reduced dim is not", "[big_case]
 
 TEST_CASE("a dim whose value or index arithmetic matters is not free", "[big_case]") {
   // The value of N in the tolerance.
-  auto a = compile(contract("k(x: T[N]) -> (y: T[N])\n  where T in {f32}, N in 1..4096", "y[i] = x[i]",
+  auto a = compileContract(contract("k(x: T[N]) -> (y: T[N])\n  where T in {f32}, N in 1..4096", "y[i] = x[i]",
                             "tol[i] = N * eps(f32) * |y*[i]|", "forall i: |y[i] - y*[i]| <= tol[i]"));
   CHECK(kc::run::freeDims(*a->ct).empty());
   // A reversed read: the index is arithmetic on i.
-  auto b = compile(contract("k(x: T[N]) -> (y: T[N])\n  where T in {f32}, N in 1..4096", "y[i] = x[N - 1 - i]",
+  auto b = compileContract(contract("k(x: T[N]) -> (y: T[N])\n  where T in {f32}, N in 1..4096", "y[i] = x[N - 1 - i]",
                             "tol[i] = 0 * |y*[i]|", "forall i: |y[i] - y*[i]| <= tol[i]"));
   CHECK(kc::run::freeDims(*b->ct).empty());
   // A whole-tensor statistic over the dim.
-  auto c = compile(contract("k(x: T[N]) -> (y: T[N])\n  where T in {f32}, N in 1..4096", "y[i] = x[i] / max(x)",
+  auto c = compileContract(contract("k(x: T[N]) -> (y: T[N])\n  where T in {f32}, N in 1..4096", "y[i] = x[i] / max(x)",
                             "tol[i] = 0 * |y*[i]|", "forall i: |y[i] - y*[i]| <= tol[i]"));
   CHECK(kc::run::freeDims(*c->ct).empty());
 }
@@ -92,7 +80,7 @@ TEST_CASE("sampled coordinates hold the boundaries, are distinct and come from t
 }
 
 TEST_CASE("the oracle on the restricted sub-problem equals the full oracle on the sampled rows", "[big_case]") {
-  auto p = compile(contract(kRows, "m[r] = max(h, x[r, h])\n    y[r, h] = exp(x[r, h] - m[r]) / sum(k, exp(x[r, k] - m[r]))",
+  auto p = compileContract(contract(kRows, "m[r] = max(h, x[r, h])\n    y[r, h] = exp(x[r, h] - m[r]) / sum(k, exp(x[r, k] - m[r]))",
                             "tol[r, h] = (H + 4) * eps(f32) * y*[r, h]", "forall r, h: |y[r, h] - y*[r, h]| <= tol[r, h]"));
   kc::run::CaseSetup full;
   full.dims = {{"R", 9}, {"H", 5}};

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compiled_contract.h"
 #include "checker/oracle/evaluator.h"
 #include "checker/oracle/mpfr_evaluator.h"
 #include "compiler/pipeline.h"
@@ -22,21 +23,8 @@ namespace {
 namespace ko = kc::oracle;
 using kc::numerics::DType;
 
-struct Compiled {
-  kc::Compilation c;
-  const kc::sema::ContractInfo* ct = nullptr;
-};
-
-std::unique_ptr<Compiled> compileContract(const std::string& text) {
-  auto p = std::make_unique<Compiled>();
-  kc::compileText(p->c, "t.kcontract", text, kc::Stage::Sema);
-  REQUIRE_FALSE(p->c.diags.hasErrors());
-  REQUIRE(p->c.program);
-  for (const auto& ct : p->c.program->contracts)
-    if (!ct->isClass) p->ct = ct.get();
-  REQUIRE(p->ct != nullptr);
-  return p;
-}
+using kc::test::Compiled;
+using kc::test::compileContract;
 
 // Reproducible values in [lo, hi).
 std::vector<double> values(size_t n, uint64_t seed, double lo = -3.0, double hi = 3.0) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "compiled_contract.h"
 #include "checker/oracle/evaluator.h"
 #include "checker/oracle/interval_evaluator.h"
 #include "checker/oracle/mpfr_evaluator.h"
@@ -28,23 +29,8 @@ namespace ko = kc::oracle;
 namespace kv = kc::values;
 using kc::numerics::DType;
 
-struct Compiled {
-  kc::Compilation c;
-  const kc::sema::ContractInfo* ct = nullptr;
-};
-
-std::unique_ptr<Compiled> compileText(const std::string& text) {
-  auto p = std::make_unique<Compiled>();
-  kc::compileText(p->c, "t.kcontract", text, kc::Stage::Sema);
-  std::ostringstream diags;
-  p->c.diags.print(diags, false);
-  INFO(diags.str());
-  REQUIRE_FALSE(p->c.diags.hasErrors());
-  for (const auto& ct : p->c.program->contracts)
-    if (!ct->isClass) p->ct = ct.get();
-  REQUIRE(p->ct != nullptr);
-  return p;
-}
+using kc::test::Compiled;
+using kc::test::compileContract;
 
 std::unique_ptr<Compiled> compileExample(const std::string& name) {
   auto p = std::make_unique<Compiled>();
@@ -230,7 +216,7 @@ TEST_CASE("oracle bound: matmul cells", "[oracle][mpfr][bound]") {
 }
 
 TEST_CASE("oracle bound: attention cells", "[oracle][mpfr][bound]") {
-  auto p = compileText(kAttention);
+  auto p = compileContract(kAttention);
   const int64_t S = 24, L = 40, D = 16;
   ko::Bindings b;
   b.dtypes["T"] = DType::F32;
@@ -275,7 +261,7 @@ TEST_CASE("oracle bound: a perturbed f64 value fails the check", "[oracle][mpfr]
 }
 
 TEST_CASE("oracle bound: an order-dependent sum is enclosed in either order", "[oracle][mpfr][bound]") {
-  auto p = compileText(R"(kcontract 1
+  auto p = compileContract(R"(kcontract 1
 
 kernel s3(x: f64[N]) -> (s: f64)
   where N in 1..64
@@ -316,7 +302,7 @@ contract t.sum3@1 "a sum whose f64 value depends on the order" {
 }
 
 TEST_CASE("oracle bound: functions, conditions, statistics and NaN", "[oracle][mpfr][bound]") {
-  auto p = compileText(R"(kcontract 1
+  auto p = compileContract(R"(kcontract 1
 
 kernel fx(x: f32[R, H]) -> (y: f32[R, H])
   where R in 1..64, H in 4..64
@@ -398,7 +384,7 @@ contract t.fns@1 "every builtin the interval evaluator knows" {
 }
 
 TEST_CASE("oracle bound: libm results are allowed libmUlps ulps", "[oracle][bound]") {
-  auto p = compileText(R"(kcontract 1
+  auto p = compileContract(R"(kcontract 1
 
 kernel ex(x: f64[N]) -> (y: f64[N])
   where N in 1..64

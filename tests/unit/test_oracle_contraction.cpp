@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "compiled_contract.h"
 #include "checker/oracle/evaluator.h"
 #include "compiler/pipeline.h"
 
@@ -22,24 +23,8 @@ namespace {
 namespace ko = kc::oracle;
 using kc::numerics::DType;
 
-struct Compiled {
-  kc::Compilation c;
-  const kc::sema::ContractInfo* ct = nullptr;
-};
-
-std::unique_ptr<Compiled> compileContract(const std::string& text) {
-  auto p = std::make_unique<Compiled>();
-  kc::compileText(p->c, "t.kcontract", text, kc::Stage::Sema);
-  std::ostringstream diags;
-  p->c.diags.print(diags, false);
-  INFO(diags.str());
-  REQUIRE_FALSE(p->c.diags.hasErrors());
-  REQUIRE(p->c.program);
-  for (const auto& ct : p->c.program->contracts)
-    if (!ct->isClass) p->ct = ct.get();
-  REQUIRE(p->ct != nullptr);
-  return p;
-}
+using kc::test::Compiled;
+using kc::test::compileContract;
 
 // A contract over kernel `kernel` with the given oracle (and tolerance) definitions; the
 // oracle defines the kernel's output c (or as `post` names it).
