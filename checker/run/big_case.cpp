@@ -397,6 +397,7 @@ void runBigCase(const BigCaseRequest& r, report::CaseResult& out) {
   munmap(mem, lay.total);
 
   JudgeInput in{r.contract, r.plan, r.kase, &p.setup, &subStorage, &rec, r.threads, nullptr};
+  in.completeness = false;  // counted over every cell on the device (below)
   judge(in, out);
 
   // Worst cells at their indices in the full tensors.

@@ -274,6 +274,39 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
           if (c.size() == t.rank()) wrong[t.name].insert(c);
   }
 
+  // Completeness: a float output cell still holding the poison (a NaN payload no arithmetic
+  // makes) was never written. Where the oracle is NaN too, the postconditions accept it (a
+  // kernel that skips rows holding a NaN, or whose work is still running on a private
+  // stream when its outputs are read); those cells fail here. Integer poison (0xA5 bytes) is
+  // a value a kernel can write: integer outputs are judged by their postconditions alone.
+  for (size_t a = 0; a < s.args.size() && in.completeness; ++a) {
+    const ArgSpec& spec = s.args[a];
+    if (!spec.output || !numerics::isFloat(spec.dtype) || L.images[a].empty()) continue;
+    const std::set<oracle::Cell>& flagged = wrong[spec.name];
+    if (flagged.size() >= kMaxWrongCells) continue;  // listed in part: the case fails anyway
+    const uint8_t* st = storageOf(L.images[a][0]);
+    int64_t accepted = 0;
+    std::string first;
+    oracle::Cell idx(spec.shape.size(), 0);
+    for (int64_t flat = 0; flat < spec.numel(); ++flat) {
+      if (isPoison(spec, st, spec.storageIndex(idx)) && !flagged.count(idx) && ++accepted <= 3) {
+        std::string cell;
+        for (int64_t v : idx) cell += (cell.empty() ? "" : ", ") + std::to_string(v);
+        first += (first.empty() ? "(" : ", (") + cell + ")";
+      }
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < spec.shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    if (accepted > 0) {
+      out.violated.push_back("completeness: " + std::to_string(accepted) + " of " + std::to_string(spec.numel()) +
+                             " cells of " + spec.name + " were never written and the postconditions accept them (first: " +
+                             first + ")");
+      builtIn.push_back("unwritten-cells");
+    }
+  }
+
   // 5. Error statistics and the worst cells over every output.
   std::vector<report::WorstCell> cells;
   bool precision = false;

@@ -41,6 +41,9 @@ struct JudgeInput {
   unsigned threads = 2;
   const Allclose* allclose = nullptr;  // judge as a plain allclose harness instead of the contract
   const BatchFinding* batch = nullptr;  // a smaller batch of the same rows differed (batch.h)
+  // Whether to look for never-written output cells the postconditions accept (the streamed
+  // path counts unwritten cells over the whole output on the device instead).
+  bool completeness = true;
 };
 
 // Fills verdict, reason, violated, signatures, worst, mismatched, compared, maxAbsError,
