@@ -4,8 +4,9 @@
 // so a kernel that crashes or hangs takes only the worker down.
 //
 // Life of a case on a backend: prepare() once per kernel in the checker process (compile,
-// cached), then in the worker: open() -> load() -> allocate() buffers -> fill()/copyIn() ->
-// launch() -> synchronize() -> fault() -> copyOut() ... -> the worker exits.
+// cached), then in the worker: load() once -> per run: beginCase() -> allocate() buffers ->
+// fill()/copyIn() -> launch() -> synchronize() -> fault() -> copyOut() ... -> the worker exits,
+// or (reusesWorker()) synchronizeDevice() -> release() and the next run.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -81,6 +82,13 @@ class Backend {
   // --- in the worker process ---------------------------------------------------------------
   // Opens the artefact and finds the entry point. Throws BackendError.
   virtual void load(const Prepared& prepared, const std::string& entry) = 0;
+  // Whether one worker process should run case after case while they end cleanly: worth it
+  // when load() is costly (a CUDA context). Not for backends whose kernels run in the
+  // worker's own memory: a kernel writing past its buffers could corrupt the next run.
+  virtual bool reusesWorker() const { return false; }
+  // Before each run in the worker: forget what the last run counted (launch numbers,
+  // memory readings), so a reused worker reports each run as a fresh one would.
+  virtual void beginCase() {}
   // Device memory (host memory on the host backend). Throws BackendError when it fails.
   virtual void* allocate(size_t bytes) = 0;
   virtual void release(void* buffer) = 0;

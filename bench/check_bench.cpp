@@ -3,7 +3,9 @@
 // a 5-seed allclose of the same kernel at one friendly shape (calibration's harness:
 // plan::friendlyPlan, run::Allclose, atol = rtol = 1e-2). Compilation is excluded: each
 // kernel is built once before either is timed. Goal: check <= 3x allclose.
-//   build/bench/check_bench [--backend host|cuda] [--timeout S] [CONTRACT IMPL[:ENTRY]]...
+//   build/bench/check_bench [--backend host|cuda] [--timeout S] [--baseline] [CONTRACT IMPL[:ENTRY]]...
+// --baseline also times the full check as it ran before worker reuse and machine-wide oracle
+// threads: a fresh worker process per run (a CUDA context each) and 2 oracle threads.
 // Without pairs: the softmax and matmul examples of the backend (host: .c; cuda: .cu, the
 // matmul one when examples/matmul/matmul.cu exists).
 #include <algorithm>
@@ -60,14 +62,16 @@ std::string verdicts(const Run& r) {
 int main(int argc, char** argv) {
   std::string backend = "host";
   double timeout = 60;
+  bool baseline = false;
   std::vector<std::pair<std::string, std::string>> pairs;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--backend" && i + 1 < argc) backend = argv[++i];
     else if (a == "--timeout" && i + 1 < argc) timeout = std::atof(argv[++i]);
+    else if (a == "--baseline") baseline = true;
     else if (i + 1 < argc) pairs.emplace_back(a, argv[++i]);
     else {
-      std::fprintf(stderr, "usage: check_bench [--backend host|cuda] [--timeout S] [CONTRACT IMPL[:ENTRY]]...\n");
+      std::fprintf(stderr, "usage: check_bench [--backend host|cuda] [--timeout S] [--baseline] [CONTRACT IMPL[:ENTRY]]...\n");
       return 2;
     }
   }
@@ -123,6 +127,18 @@ int main(int argc, char** argv) {
                   fs::path(job.kernel.path).filename().c_str(), job.contract->id.c_str(), a.cases, a.seconds,
                   verdicts(a).c_str(), f.cases, f.seconds, verdicts(f).c_str(), ratio, met ? "met" : "NOT met");
       for (const auto& [sec, what] : f.slowest) std::printf("  slowest: %.2f s  %s\n", sec, what.c_str());
+      std::printf("  (%u oracle threads; workers: %s)\n", full.threads, be->reusesWorker() ? "one per kernel, reused" : "a fresh one per run");
+      if (baseline) {
+        kc::check::RunOptions before = full;
+        before.workers = kc::run::WorkerPolicy::Fresh;
+        before.threads = 2;
+        Run b = timeJob(job, before);
+        std::printf("  baseline, fresh workers and 2 oracle threads: %zu cases: %.2f s (%s), %.1fx allclose; "
+                    "now %.2fx faster\n",
+                    b.cases, b.seconds, verdicts(b).c_str(), a.seconds > 0 ? b.seconds / a.seconds : 0,
+                    f.seconds > 0 ? b.seconds / f.seconds : 0);
+        for (const auto& [sec, what] : b.slowest) std::printf("  baseline slowest: %.2f s  %s\n", sec, what.c_str());
+      }
     }
   }
   return allMet ? 0 : 1;

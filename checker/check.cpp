@@ -99,7 +99,7 @@ void prefillWithReference(const sema::ContractInfo& ct, const run::CaseSetup& s,
 // Runs every seed of one case (or the one a replay asks for); the first seed that does not
 // pass decides, and a case passes when some seed passed and none failed.
 CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, backend::Backend& be,
-                   const backend::Prepared& prepared, const RunOptions& opts) {
+                   const backend::Prepared& prepared, run::Worker& worker, const RunOptions& opts) {
   auto start = std::chrono::steady_clock::now();
   CaseResult r = describe(job, plan, c, opts);
   auto finish = [&](CaseResult& res) {
@@ -209,6 +209,7 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     wr.timeoutSeconds = opts.timeoutSeconds;
     wr.deviceSync = opts.allclose && opts.allclose->deviceSync;
     wr.perturb = opts.allclose ? "none" : c.perturb;  // a plain allclose harness perturbs nothing
+    wr.worker = &worker;
     run::LaunchRecord rec;
     try {
       rec = run::runInWorker(wr);
@@ -326,6 +327,9 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
     bool perturbed = !opts.allclose && std::any_of(cases.begin(), cases.end(), [](const plan::Case* c) { return c->perturb != "none"; });
     if (perturbed && buildError.empty()) be->preparePerturbation();
   }
+  // Made after prepare() and preparePerturbation(): the worker process forks with their results.
+  bool reuse = opts.workers == run::WorkerPolicy::Reuse || (opts.workers == run::WorkerPolicy::Auto && be->reusesWorker());
+  run::Worker worker(reuse);
   size_t done = 0;
   for (const plan::Case* c : cases) {
     CaseResult skeleton = describe(job, plan, *c, opts);
@@ -346,7 +350,7 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
       r.reason = "the kernel could not be built or loaded: " + buildError.substr(0, buildError.find('\n'));
       r.kernelOutput = buildError;
     } else {
-      r = runCase(job, plan, *c, *be, prepared, opts);
+      r = runCase(job, plan, *c, *be, prepared, worker, opts);
     }
     if (r.verdict != Verdict::Pass && r.repro.empty())
       r.repro = formatRepro(reproFor(job, r, "-", opts));  // inputs not generated: nothing to compare

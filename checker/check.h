@@ -5,19 +5,22 @@
 //   select    the cases the kernel is held to: its claimed support, --dtype, the shard
 //   probe     the backend on this machine; absent: every case SKIPPED with the reason
 //   prepare   build the kernel once (cached); a build error: every case ERROR
-//   run       per case and seed: inputs (run/case_setup), a worker process (run/worker),
-//             the verdict (run/judge); the first seed that does not pass decides
+//   run       per case and seed: inputs (run/case_setup), a run in the job's worker process
+//             (run/worker), the verdict (run/judge); the first seed that does not pass decides
 //   emit      each result as soon as it exists (the sink streams it)
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backends/backend.h"
 #include "checker/report/result.h"
 #include "checker/run/judge.h"
+#include "checker/run/worker.h"
 #include "checker/suite.h"
 #include "compiler/plan/plan.h"
 #include "compiler/sema/model.h"
@@ -40,11 +43,16 @@ struct RunOptions {
   std::string dtype;                   // --dtype: narrows every dtype variable to this dtype
   double timeoutSeconds = 10;          // per case and seed: a worker running longer is killed
   uint64_t maxCaseBytes = 4ull << 30;  // host memory a case may use; above: SKIPPED
-  unsigned threads = 2;                // oracle threads
+  // Oracle threads: the machine's hardware threads (a GPU machine's host cores judge its
+  // large cases).
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   // --stream-cells N: run every case on the streamed path (run/big_case.h), judged on about
   // N sampled cells; 0: only cases too large for host memory on a backend with its own.
   int64_t streamCells = 0;
   size_t shardIndex = 0, shardCount = 1;
+  // --workers: one worker process per run (fresh), one per job while runs end cleanly
+  // (reuse), or as the backend prefers (auto: reuse on CUDA, for its context).
+  run::WorkerPolicy workers = run::WorkerPolicy::Auto;
   std::set<std::string> finished;      // resume keys (report::resumeKey) of cases already reported
   std::vector<std::string> includeDirs;
   size_t onlyCase = 0;                 // replay: just this case number

@@ -30,6 +30,12 @@ class CudaBackend : public Backend {
   Availability probe() override;
   Prepared prepare(const KernelRef& kernel) override;
   void load(const Prepared& prepared, const std::string& entry) override;
+  // A context costs about a second on a large GPU: one worker runs the cases while they pass.
+  bool reusesWorker() const override { return true; }
+  void beginCase() override {
+    launches_ = 0;
+    freeAfterLaunch_.clear();
+  }
   void* allocate(size_t bytes) override;
   void release(void* buffer) override;
   void copyIn(void* device, const void* host, size_t bytes) override;

@@ -65,6 +65,7 @@ void DeviceNoise::prepare(const std::string& nvcc, const std::string& arch) {
 }
 
 std::string DeviceNoise::configure(const std::string& kind) {
+  kind_ = "none";  // a reused worker's last run may have been perturbed
   if (kind == "none") return "";
   if (kind != "noise" && kind != "launch_order" && kind != "occupancy")
     return "not supported: unknown perturbation '" + kind + "'";

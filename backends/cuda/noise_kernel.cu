@@ -5,7 +5,7 @@
 // (atomicAdd orders, block timing) come out differently from run to run.
 //
 // C entry points (the library's own CUDA runtime, sharing the device's primary context):
-//   kc_noise_init(bytes, &sms, err, errSize)   stream + a private buffer; the SM count
+//   kc_noise_init(bytes, &sms, err, errSize)   stream + a private buffer (once); the SM count
 //   kc_noise_launch(blocks, threads, passes)    one noise launch on the noise stream
 //   kc_noise_sync()                             waits for every noise launch
 // Each returns 0, or a cudaError_t with its message in `err` (init) or kc_noise_error().
@@ -53,6 +53,8 @@ int kc_noise_init(size_t bytes, int* sms, char* err, size_t errSize) {
   cudaError_t e = cudaGetDevice(&device);
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
   if (e != cudaSuccess) rc = fail(e, "cannot query the device");
+  // A worker reused across cases (checker/run/worker.h) initialises once per process.
+  if (rc == 0 && gStream && gBuffer && gCount == bytes / sizeof(float4)) return 0;
   // Non-blocking: the noise never waits for the kernel's streams, nor they for it.
   if (rc == 0 && (e = cudaStreamCreateWithFlags(&gStream, cudaStreamNonBlocking)) != cudaSuccess)
     rc = fail(e, "cannot create the noise stream");

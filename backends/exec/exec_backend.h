@@ -37,6 +37,7 @@ class ExecBackend : public Backend {
   Availability probe() override;
   Prepared prepare(const KernelRef& kernel) override;
   void load(const Prepared& prepared, const std::string& entry) override;
+  void beginCase() override { launches_ = 0; }
   void describeArgs(const std::vector<ArgDesc>& args) override { args_ = args; }
   void* allocate(size_t bytes) override;
   void release(void* buffer) override;

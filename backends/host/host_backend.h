@@ -14,6 +14,7 @@ class HostBackend : public Backend {
   Availability probe() override;
   Prepared prepare(const KernelRef& kernel) override;
   void load(const Prepared& prepared, const std::string& entry) override;
+  void beginCase() override { launches_ = 0; }
   void* allocate(size_t bytes) override;
   void release(void* buffer) override;
   void copyIn(void* device, const void* host, size_t bytes) override;

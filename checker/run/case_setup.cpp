@@ -5,6 +5,7 @@
 #include <limits>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include "compiler/ir/eval.h"
 #include "stdlib/numerics/float_bits.h"
@@ -253,12 +254,14 @@ std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, con
   values::FillSpec spec = inputFill(s, plan, c, index);
   int64_t n = a.numel();
   std::vector<double> cells(static_cast<size_t>(n));
-  values::fill(spec, a.dtype, seed, index, cells, 2);
+  // Every cell is a pure function of its index: the bytes do not depend on the thread count.
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  values::fill(spec, a.dtype, seed, index, cells, threads);
   if (dist->special) {
     // Which cells turn special: a uniform draw per cell from the tensor's own stream
     // (tensor id offset by 2^32, so it is unrelated to the values).
     std::vector<double> u(static_cast<size_t>(n));
-    values::fill({values::Uniform{0.0, 1.0}, 0.0}, DType::F64, seed, index + (1ull << 32), u, 2);
+    values::fill({values::Uniform{0.0, 1.0}, 0.0}, DType::F64, seed, index + (1ull << 32), u, threads);
     auto rates = specialRates(dist->value, a.dtype);
     std::vector<bool> taken(static_cast<size_t>(n), false);
     for (int64_t i = 0; i < n; ++i) {

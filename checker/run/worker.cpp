@@ -1,50 +1,56 @@
 #include "checker/run/worker.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstring>
-#include <thread>
+#include <stdexcept>
+
+#include "checker/run/worker_process.h"
+#include "checker/run/worker_wire.h"
 
 namespace kc::run {
 
 namespace {
 
-constexpr size_t kMessageBytes = 4096;
 constexpr size_t kOutputBytes = 8192;
 
-// The worker's report, in shared memory.
-struct Shared {
-  int phase = 0;  // 0 started, 1 loaded, 2 done, -1 backend error, -2 nonzero rc, -3 device fault
-  int rc = 0;
-  int launches = 0;
-  char message[kMessageBytes] = {};
-  char resource[kMessageBytes] = {};  // the backend's resourceReport() after the last launch
-  char perturbation[kMessageBytes] = {};  // the backend's setPerturbation() line
-};
-
-void setMessage(Shared* s, const std::string& m) {
-  std::strncpy(s->message, m.c_str(), kMessageBytes - 1);
-}
-
-// One mapping for everything the worker writes or reads, shared across the fork.
-class SharedMemory {
+// The run's mapping: a memfd the worker receives over the socket, mapped here too.
+class RunMemory {
  public:
-  explicit SharedMemory(size_t bytes) : bytes_(bytes) {
-    base_ = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (base_ == MAP_FAILED) throw backend::BackendError("cannot map " + std::to_string(bytes) + " bytes of shared memory");
+  explicit RunMemory(size_t bytes) : bytes_(bytes) {
+    fd_ = memfd_create("kc-run", MFD_CLOEXEC);
+    if (fd_ < 0 || ftruncate(fd_, static_cast<off_t>(bytes)) != 0)
+      throw backend::BackendError("cannot create " + std::to_string(bytes) + " bytes of shared memory: " + std::strerror(errno));
+    base_ = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+    if (base_ == MAP_FAILED) {
+      close(fd_);
+      throw backend::BackendError("cannot map " + std::to_string(bytes) + " bytes of shared memory");
+    }
   }
-  ~SharedMemory() { munmap(base_, bytes_); }
+  ~RunMemory() {
+    munmap(base_, bytes_);
+    close(fd_);
+  }
+  RunMemory(const RunMemory&) = delete;
+  RunMemory& operator=(const RunMemory&) = delete;
   uint8_t* at(size_t offset) { return static_cast<uint8_t*>(base_) + offset; }
+  int fd() const { return fd_; }
+  size_t bytes() const { return bytes_; }
 
  private:
-  void* base_;
+  int fd_ = -1;
+  void* base_ = nullptr;
   size_t bytes_;
 };
+
+size_t rounded(size_t bytes) { return (bytes + 63) / 64 * 64; }
 
 std::string signalName(int sig) {
   const char* d = strsignal(sig);
@@ -52,92 +58,6 @@ std::string signalName(int sig) {
                    : sig == SIGFPE ? "SIGFPE" : sig == SIGILL ? "SIGILL" : sig == SIGKILL ? "SIGKILL"
                    : "signal " + std::to_string(sig);
   return name + (d ? std::string(" (") + d + ")" : "");
-}
-
-// The body of the worker. Never returns.
-[[noreturn]] void workerMain(const WorkerRequest& r, Shared* shared, const std::vector<size_t>& inOffsets,
-                             const std::vector<std::vector<size_t>>& outOffsets, SharedMemory& mem) {
-  const CaseSetup& s = *r.setup;
-  backend::Backend& be = *r.backend;
-  try {
-    be.load(r.prepared, r.entry);
-    shared->phase = 1;
-    size_t n = s.args.size();
-    std::vector<backend::ArgDesc> descs;
-    for (const ArgSpec& spec : s.args) descs.push_back({spec.name, spec.output});
-    be.describeArgs(descs);
-    if (r.perturb != "none") {
-      std::string note = be.setPerturbation(r.perturb);
-      std::strncpy(shared->perturbation, note.c_str(), kMessageBytes - 1);
-    }
-    std::vector<void*> device(n, nullptr), views(n, nullptr);
-    std::vector<std::vector<uint8_t>> scalars(n);
-    for (size_t a = 0; a < n; ++a) {
-      device[a] = be.allocate(s.args[a].imageBytes());
-      // The view's first element, past the leading canary and the view's offset.
-      if (!s.args[a].scalar)
-        views[a] = be.view(device[a], kCanaryBytes + static_cast<size_t>(s.args[a].offset) * s.args[a].elementBytes());
-    }
-    for (int launch = 0; launch < r.repeats; ++launch) {
-      std::vector<kc_tensor> args(n);
-      for (size_t a = 0; a < n; ++a) {
-        const ArgSpec& spec = s.args[a];
-        const uint8_t* image = mem.at(inOffsets[a]);  // pristine input / output template
-        be.copyIn(device[a], image, spec.imageBytes());
-        void* data = views[a];
-        if (spec.scalar) {  // rank 0: always a host pointer (DESIGN.md §5)
-          scalars[a].assign(image + kCanaryBytes, image + kCanaryBytes + spec.storageBytes());
-          data = scalars[a].data();
-        }
-        args[a] = kc_tensor{data, static_cast<int32_t>(spec.dtype), static_cast<int32_t>(spec.shape.size()),
-                            spec.shape.data(), spec.strides.data()};
-      }
-      int rc = be.launch(args.data(), static_cast<int32_t>(n));
-      if (r.deviceSync)
-        be.synchronizeDevice();
-      else
-        be.synchronize();
-      std::string fault = be.fault();
-      if (!fault.empty()) {
-        setMessage(shared, fault);
-        shared->phase = -3;
-        _exit(0);
-      }
-      for (size_t a = 0; a < n; ++a) {
-        const ArgSpec& spec = s.args[a];
-        if (spec.output) {
-          be.copyOut(mem.at(outOffsets[a][static_cast<size_t>(launch)]), device[a], spec.imageBytes());
-        } else if (launch == 0) {
-          uint8_t* after = mem.at(outOffsets[a][0]);
-          if (spec.scalar) {  // the kernel could only write the host copy
-            std::memcpy(after, mem.at(inOffsets[a]), spec.imageBytes());
-            std::memcpy(after + kCanaryBytes, scalars[a].data(), spec.storageBytes());
-          } else {
-            be.copyOut(after, device[a], spec.imageBytes());
-          }
-        }
-      }
-      shared->launches = launch + 1;
-      if (rc != 0) {
-        shared->rc = rc;
-        shared->phase = -2;
-        _exit(0);
-      }
-    }
-    // A device fault that surfaced only while the last outputs came back.
-    if (std::string fault = be.fault(); !fault.empty()) {
-      setMessage(shared, fault);
-      shared->phase = -3;
-      _exit(0);
-    }
-    std::string resource = be.resourceReport();
-    std::strncpy(shared->resource, resource.c_str(), kMessageBytes - 1);
-    shared->phase = 2;
-  } catch (const std::exception& e) {
-    setMessage(shared, e.what());
-    shared->phase = -1;
-  }
-  _exit(0);
 }
 
 std::string readTail(int fd) {
@@ -150,7 +70,15 @@ std::string readTail(int fd) {
   return out;
 }
 
+
 }  // namespace
+
+WorkerPolicy parseWorkerPolicy(const std::string& text) {
+  if (text == "auto") return WorkerPolicy::Auto;
+  if (text == "fresh") return WorkerPolicy::Fresh;
+  if (text == "reuse") return WorkerPolicy::Reuse;
+  throw std::invalid_argument("--workers must be auto, fresh or reuse; not '" + text + "'");
+}
 
 std::vector<uint8_t> makeImage(const std::vector<uint8_t>& storage) {
   std::vector<uint8_t> image(storage.size() + 2 * kCanaryBytes);
@@ -198,85 +126,160 @@ void settleLaunch(LaunchRecord& rec, bool timedOut, double timeoutSeconds, int s
   }
 }
 
-LaunchRecord runInWorker(const WorkerRequest& r) {
-  const CaseSetup& s = *r.setup;
-  size_t n = s.args.size();
-  // Layout of the shared mapping: the report, then per argument its pristine image, then
-  // the images that come back (outputs: one per launch; inputs: one).
-  size_t offset = (sizeof(Shared) + 4095) / 4096 * 4096;
-  std::vector<size_t> inOffsets(n);
-  std::vector<std::vector<size_t>> backOffsets(n);
-  for (size_t a = 0; a < n; ++a) {
-    inOffsets[a] = offset;
-    offset += (s.args[a].imageBytes() + 63) / 64 * 64;
-  }
-  for (size_t a = 0; a < n; ++a) {
-    int copies = s.args[a].output ? r.repeats : 1;
-    for (int k = 0; k < copies; ++k) {
-      backOffsets[a].push_back(offset);
-      offset += (s.args[a].imageBytes() + 63) / 64 * 64;
-    }
-  }
-  SharedMemory mem(offset);
-  auto* shared = new (mem.at(0)) Shared();
-  for (size_t a = 0; a < n; ++a) {
-    std::vector<uint8_t> image = makeImage(r.storage[a]);
-    std::memcpy(mem.at(inOffsets[a]), image.data(), image.size());
-  }
+Worker::~Worker() { stop(); }
 
-  char outPath[] = "/tmp/kc-worker-XXXXXX";
-  int outFd = mkstemp(outPath);
-  if (outFd >= 0) unlink(outPath);
-
-  auto start = std::chrono::steady_clock::now();
+void Worker::start(const WorkerRequest& r) {
+  int pair[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+    throw backend::BackendError("cannot start a worker process: socketpair: " + std::string(std::strerror(errno)));
+  if (outFd_ < 0) {
+    char outPath[] = "/tmp/kc-worker-XXXXXX";
+    outFd_ = mkstemp(outPath);
+    if (outFd_ >= 0) unlink(outPath);
+  }
   std::fflush(nullptr);
   pid_t pid = fork();
-  if (pid < 0) throw backend::BackendError("cannot start a worker process: " + std::string(std::strerror(errno)));
+  if (pid < 0) {
+    close(pair[0]);
+    close(pair[1]);
+    throw backend::BackendError("cannot start a worker process: " + std::string(std::strerror(errno)));
+  }
   if (pid == 0) {
-    if (outFd >= 0) {
-      dup2(outFd, 1);
-      dup2(outFd, 2);
+    close(pair[0]);
+    if (outFd_ >= 0) {
+      dup2(outFd_, 1);
+      dup2(outFd_, 2);
     }
-    workerMain(r, shared, inOffsets, backOffsets, mem);
+    serveRuns(*r.backend, r.prepared, r.entry, pair[1], reuse_);
+  }
+  close(pair[1]);
+  pid_ = pid;
+  socket_ = pair[0];
+  backend_ = r.backend;
+  artefact_ = r.prepared.artefact;
+  entry_ = r.entry;
+  ++started_;
+}
+
+void Worker::reap(int& status) {
+  if (pid_ > 0) waitpid(pid_, &status, 0);
+  pid_ = -1;
+  if (socket_ >= 0) close(socket_);
+  socket_ = -1;
+}
+
+void Worker::stop() {
+  if (pid_ > 0) {
+    close(socket_);  // an idle worker reads the end of the socket and exits
+    socket_ = -1;
+    int status = 0;
+    for (int k = 0; k < 200 && waitpid(pid_, &status, WNOHANG) == 0; ++k) usleep(10000);
+    if (waitpid(pid_, &status, WNOHANG) == 0) {  // still busy after 2 s: leftover device work
+      kill(pid_, SIGKILL);
+      waitpid(pid_, &status, 0);
+    }
+    pid_ = -1;
+  }
+  if (outFd_ >= 0) close(outFd_);
+  outFd_ = -1;
+}
+
+LaunchRecord Worker::run(const WorkerRequest& r) {
+  const CaseSetup& s = *r.setup;
+  size_t n = s.args.size();
+  // The request, then the images: per argument its pristine image, then those that come back.
+  wire::Request q;
+  q.args = s.args;
+  q.repeats = r.repeats;
+  q.deviceSync = r.deviceSync;
+  q.perturb = r.perturb;
+  q.inOffsets.assign(n, 0);
+  q.backOffsets.resize(n);
+  for (size_t a = 0; a < n; ++a) q.backOffsets[a].assign(s.args[a].output ? static_cast<size_t>(r.repeats) : 1, 0);
+  size_t offset = wire::requestOffset() + rounded(sizeof(uint64_t) + wire::encodeRequest(q).size());
+  for (size_t a = 0; a < n; ++a) {
+    q.inOffsets[a] = offset;
+    offset += rounded(s.args[a].imageBytes());
+  }
+  for (size_t a = 0; a < n; ++a)
+    for (uint64_t& back : q.backOffsets[a]) {
+      back = offset;
+      offset += rounded(s.args[a].imageBytes());
+    }
+  RunMemory mem(offset);
+  auto* report = new (mem.at(0)) wire::Report();
+  std::vector<uint8_t> encoded = wire::encodeRequest(q);
+  uint64_t encodedBytes = encoded.size();
+  std::memcpy(mem.at(wire::requestOffset()), &encodedBytes, sizeof encodedBytes);
+  std::memcpy(mem.at(wire::requestOffset() + sizeof encodedBytes), encoded.data(), encoded.size());
+  for (size_t a = 0; a < n; ++a) {
+    std::vector<uint8_t> image = makeImage(r.storage[a]);
+    std::memcpy(mem.at(q.inOffsets[a]), image.data(), image.size());
+  }
+
+  if (pid_ > 0 && (r.backend != backend_ || r.prepared.artefact != artefact_ || r.entry != entry_)) stop();
+  auto begin = std::chrono::steady_clock::now();
+  if (pid_ < 0) start(r);
+  if (outFd_ >= 0) {
+    (void)!ftruncate(outFd_, 0);
+    lseek(outFd_, 0, SEEK_SET);
+  }
+  if (!wire::sendRun(socket_, mem.fd(), mem.bytes())) {  // the idle worker is gone: one more
+    int status = 0;
+    reap(status);
+    start(r);
+    if (!wire::sendRun(socket_, mem.fd(), mem.bytes()))
+      throw backend::BackendError("cannot hand the run to a worker process: " + std::string(std::strerror(errno)));
   }
 
   LaunchRecord rec;
   int status = 0;
   bool timedOut = false;
-  for (int sleepUs = 50;;) {
-    pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) break;
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > r.timeoutSeconds) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      timedOut = true;
+  for (;;) {
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    int waitMs = static_cast<int>(std::max(0.0, r.timeoutSeconds - elapsed) * 1000.0) + 1;
+    pollfd p{socket_, POLLIN, 0};
+    int ready = poll(&p, 1, waitMs);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready > 0) {
+      char answer = 0;
+      ssize_t got = read(socket_, &answer, 1);
+      if (got < 0 && errno == EINTR) continue;
+      if (got != 1 || answer != 'k') reap(status);  // it died, or exits after this run
       break;
     }
-    std::this_thread::sleep_for(std::chrono::microseconds(sleepUs));
-    sleepUs = std::min(sleepUs * 2, 20000);
+    // Past the limit. A worker still waiting for leftover device work after writing every
+    // result has finished the run; any other is timed out.
+    timedOut = !report->settled;
+    kill(pid_, SIGKILL);
+    reap(status);
+    status = 0;  // timed out (settleLaunch says so), or finished: not a crash
+    break;
   }
-  rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (outFd >= 0) {
-    rec.output = readTail(outFd);
-    close(outFd);
-  }
-  rec.launches = shared->launches;
-  rec.rc = shared->rc;
-  rec.message = shared->message;
-  rec.perturbation = shared->perturbation;
-  settleLaunch(rec, timedOut, r.timeoutSeconds, status, shared->phase, shared->resource);
+  rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  if (outFd_ >= 0) rec.output = readTail(outFd_);
+  rec.launches = report->launches;
+  rec.rc = report->rc;
+  rec.message = report->message;
+  rec.perturbation = report->perturbation;
+  settleLaunch(rec, timedOut, r.timeoutSeconds, status, report->phase, report->resource);
   // Bring back what the worker wrote.
   rec.images.resize(n);
   for (size_t a = 0; a < n; ++a) {
     size_t bytes = s.args[a].imageBytes();
     int copies = s.args[a].output ? std::min(rec.launches, r.repeats) : (rec.launches > 0 ? 1 : 0);
     for (int k = 0; k < copies; ++k) {
-      const uint8_t* p = mem.at(backOffsets[a][static_cast<size_t>(k)]);
+      const uint8_t* p = mem.at(q.backOffsets[a][static_cast<size_t>(k)]);
       rec.images[a].emplace_back(p, p + bytes);
     }
   }
   return rec;
+}
+
+LaunchRecord runInWorker(const WorkerRequest& r) {
+  if (r.worker) return r.worker->run(r);
+  Worker fresh(false);
+  return fresh.run(r);
 }
 
 }  // namespace kc::run

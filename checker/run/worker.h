@@ -1,13 +1,19 @@
 #pragma once
 // Runs a kernel in a worker process, so that a crash, an abort or a hang takes down only the
 // worker: the checker forks, the child loads the kernel through the backend and launches it,
-// and every byte the checker needs comes back through memory shared before the fork. A
-// fresh worker runs every case.
+// and every byte the checker needs comes back through memory shared with it for the run
+// (checker/run/worker_wire.h).
+//
+// A Worker is one such process kept across runs. Backends whose set-up is costly (a CUDA
+// context, Backend::reusesWorker) keep it while runs end cleanly; the others, and every run
+// that fails, crashes or times out, get a fresh one: nothing of a failed run reaches the next.
 //
 // Buffers: each argument is allocated on the backend as an image, canary | storage | canary.
 // Inputs are copied in from their pristine image before every launch; outputs from a
 // template (canaries around poison). After each launch every output image comes back; after
 // the first launch every input image comes back too (to catch a kernel writing its inputs).
+#include <sys/types.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,6 +45,8 @@ struct LaunchRecord {
   std::vector<std::vector<std::vector<uint8_t>>> images;
 };
 
+class Worker;
+
 struct WorkerRequest {
   backend::Backend* backend = nullptr;
   backend::Prepared prepared;
@@ -49,6 +57,42 @@ struct WorkerRequest {
   double timeoutSeconds = 10;
   bool deviceSync = false;  // wait for the whole device after each launch (the allclose harness)
   std::string perturb = "none";  // the case's perturbation (Backend::setPerturbation)
+  Worker* worker = nullptr;      // the process to run in; none: a fresh one for this run alone
+};
+
+// How a job's runs are spread over worker processes (check --workers).
+enum class WorkerPolicy {
+  Auto,   // as the backend prefers (Backend::reusesWorker)
+  Fresh,  // a fresh process for every run
+  Reuse,  // one process while runs end cleanly
+};
+WorkerPolicy parseWorkerPolicy(const std::string& text);  // auto, fresh, reuse; throws std::invalid_argument
+
+class Worker {
+ public:
+  explicit Worker(bool reuse) : reuse_(reuse) {}
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  // One run of a case in this worker's process, started now if none is alive (or the
+  // request is for another kernel). Throws backend::BackendError when no process can start.
+  LaunchRecord run(const WorkerRequest& request);
+  // Processes started so far (a reused worker: 1 while every run ends cleanly).
+  int started() const { return started_; }
+
+ private:
+  void start(const WorkerRequest& request);
+  void stop();     // closes the socket; the idle process exits
+  void reap(int& status);
+
+  bool reuse_;
+  pid_t pid_ = -1;
+  int socket_ = -1;
+  int outFd_ = -1;  // what the kernel prints, per run
+  const backend::Backend* backend_ = nullptr;
+  std::string artefact_, entry_;
+  int started_ = 0;
 };
 
 // An image: canary | storage | canary.
@@ -56,6 +100,7 @@ std::vector<uint8_t> makeImage(const std::vector<uint8_t>& storage);
 // Whether both canaries of an image are intact.
 bool canariesIntact(const std::vector<uint8_t>& image);
 
+// request.worker->run(request), or a run in a fresh worker of its own.
 LaunchRecord runInWorker(const WorkerRequest& request);
 
 // A launch's status and message from how its worker ended: killed after `timeoutSeconds`, a

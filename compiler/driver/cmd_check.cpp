@@ -37,6 +37,7 @@ struct CheckCliOptions {
   std::string maxMemory;
   bool expect = false;
   std::string sanitize;                 // --sanitize TOOL
+  std::string workers = "auto";         // --workers
   std::vector<size_t> sanitizeCases;    // --sanitize-case N: also these (passing) cases
   bool sanitizeAll = false;             // --sanitize-all: every case
   check::RunOptions run;
@@ -101,6 +102,11 @@ int runCheck(const GlobalOptions& opts) {
       o.run.streamCells = v;
     }
   if (o.run.streamCells < 0) return usage("--stream-cells must be positive");
+  try {
+    o.run.workers = run::parseWorkerPolicy(o.workers);
+  } catch (const std::invalid_argument& e) {
+    return usage(e.what());
+  }
   const auto& tools = check::sanitizerTools();
   if (!o.sanitize.empty() && std::find(tools.begin(), tools.end(), o.sanitize) == tools.end())
     return usage("--sanitize is memcheck, racecheck, initcheck or synccheck; not '" + o.sanitize + "'");
@@ -253,10 +259,13 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   sub->add_option("--shard", gCheck.shard, "Run every N-th case starting at I (I/N), to split a suite over machines");
   sub->add_option("--timeout", gCheck.run.timeoutSeconds, "Seconds one run of a case may take before it is killed (default 10)");
   sub->add_option("--max-memory", gCheck.maxMemory, "Host memory a case may use, e.g. 512M or 4G (default 4G); larger cases are SKIPPED");
-  sub->add_option("--threads", gCheck.run.threads, "Threads of the f64 oracle (default 2)");
+  sub->add_option("--threads", gCheck.run.threads, "Threads of the f64 oracle (default: the hardware threads of this machine)");
   sub->add_option("--stream-cells", gCheck.run.streamCells,
                   "Run every case on the streamed path of large cases (device-side poison, canaries and repeats; the oracle "
                   "on about N sampled cells), as cases too large for host memory run on a GPU; also KC_STREAM_CELLS");
+  sub->add_option("--workers", gCheck.workers,
+                  "auto (default), fresh or reuse: a fresh worker process for every run of a case, or one per kernel "
+                  "while runs end cleanly (auto: reuse on CUDA, where a context costs about a second)");
   sub->add_flag("--expect", gCheck.expect,
                 "Exit 0 when every suite kernel gets the verdict its `expect` names (a calibration run), 1 otherwise");
   sub->add_option("--sanitize", gCheck.sanitize,
