@@ -11,7 +11,9 @@
 #     via torch.where FAILs (nan-swallowed) -- the same verdicts as on the CPU in CI;
 #  3. agreement: examples/suite.yaml (host) and examples/suite_cuda.yaml (cuda) as JSON
 #     Lines, compared case by case by scripts/compare_backends.py: the same verdict and
-#     signatures on both; examples/suite_opencl.yaml (opencl) too where NVIDIA's OpenCL ICD
+#     signatures on both (layernorm_one_pass, whose borderline cases depend on the order of
+#     its f32 sums, may PASS on one backend and FAIL on the other: those are printed, not
+#     counted); examples/suite_opencl.yaml (opencl) too where NVIDIA's OpenCL ICD
 #     and the OpenCL headers are installed (else its cases are SKIPPED or ERROR, reported
 #     and not compared).
 # Exit 0 when every check came out as expected, else 1.
@@ -60,7 +62,7 @@ echo "== 2. the backends agree (host, cuda, opencl)"
 "$KC" check examples/suite_opencl.yaml --format jsonl --out "$work/opencl.jsonl" >/dev/null 2>&1
 echo "cuda cases: $(grep -c '"verdict"' "$work/cuda.jsonl") ($(grep -c '"verdict":"SKIPPED"' "$work/cuda.jsonl") skipped)"
 echo "opencl cases: $(grep -c '"verdict"' "$work/opencl.jsonl") ($(grep -c '"verdict":"SKIPPED"' "$work/opencl.jsonl") skipped)"
-python3 scripts/compare_backends.py "$work/host.jsonl" "$work/cuda.jsonl"
+python3 scripts/compare_backends.py --order-dependent layernorm_one_pass "$work/host.jsonl" "$work/cuda.jsonl"
 expect "host and cuda agree on every case" $? "see the disagreements above"
 ! grep -q '"verdict":"SKIPPED"' "$work/cuda.jsonl"
 expect "the cuda cases ran (none SKIPPED)" $? "CUDA cases were skipped"
@@ -70,7 +72,8 @@ if grep -q '"verdict":"\(SKIPPED\|ERROR\)"' "$work/opencl.jsonl"; then
   echo "opencl: not compared (cases SKIPPED or ERROR here):"
   grep -m1 '"verdict":"\(SKIPPED\|ERROR\)"' "$work/opencl.jsonl" | python3 -c 'import json,sys; [print("  ", json.loads(l).get("reason", "")[:400]) for l in sys.stdin]'
 else
-  python3 scripts/compare_backends.py "$work/host.jsonl" "$work/cuda.jsonl" "$work/opencl.jsonl"
+  python3 scripts/compare_backends.py --order-dependent layernorm_one_pass "$work/host.jsonl" "$work/cuda.jsonl" \
+    "$work/opencl.jsonl"
   expect "host, cuda and opencl agree on every case" $? "see the disagreements above"
 fi
 
