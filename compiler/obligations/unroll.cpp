@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "stdlib/numerics/dtype.h"
 
@@ -143,6 +144,7 @@ TermPtr Unroller::defCell(const sema::Definition& d, bool oracle, const std::vec
     comment += " = " + ir::print(*d.value);
   }
   script_.assertTerm(oracle ? kOracleSection : kToleranceSection, comment, smt::mkCmp("=", sym, toReal(value)));
+  definitions_[printed] = toReal(value);
   cells_[key] = sym;
   inProgress_.erase(key);
   return sym;
@@ -282,6 +284,196 @@ void Unroller::addFacts() {
     }
     script_.assertTerm(kFactSection, "", fact);
   }
+  addMeanFacts();
+  addSignFacts();
+}
+
+// --- signs -------------------------------------------------------------------------------------
+// A small abstract interpretation over the script's terms. Every rule follows from an
+// assertion the script makes anyway: a constant's defining equation, the facts above
+// (exp > 0, ulp > 0, sqrt(x) >= 0 for x >= 0, ...), the definitions of abs_real, max_real and
+// min_real. So a fact derived from a sign holds in every model of the script.
+
+namespace {
+
+using Sign = Unroller::Sign;
+
+bool atLeastNonNegative(Sign s) { return s != Sign::Unknown; }
+
+// The sign of a value that is one of a or b (an ite): what both share.
+Sign join(Sign a, Sign b) {
+  if (a == b) return a;
+  if (atLeastNonNegative(a) && atLeastNonNegative(b)) return Sign::NonNegative;
+  return Sign::Unknown;
+}
+
+// A term without symbols or function applications: a number the solver computes.
+bool isNumber(const TermPtr& t) {
+  if (t->isConst()) return true;
+  static const std::set<std::string> arith = {"+", "-", "*", "/", "to_real"};
+  return t->kind == smt::Term::Kind::App && arith.count(t->head) &&
+         std::all_of(t->args.begin(), t->args.end(), isNumber);
+}
+
+bool notNumber(const TermPtr& t) { return !isNumber(t); }
+
+}  // namespace
+
+Unroller::Sign Unroller::signOf(const TermPtr& t) {
+  if (auto it = signs_.find(t.get()); it != signs_.end()) return it->second.second;
+  Sign s = Sign::Unknown;
+  if (t->kind == smt::Term::Kind::Const) {
+    std::optional<double> v = t->real;
+    if (t->integer) v = static_cast<double>(*t->integer);
+    if (v) s = *v > 0 ? Sign::Positive : *v == 0 ? Sign::Zero : Sign::Unknown;
+    else if (t->head.rfind("(/ ", 0) == 0) s = Sign::Positive;  // realRatio: both integers > 0
+  } else if (t->kind == smt::Term::Kind::Symbol) {
+    if (auto it = definitions_.find(t->head); it != definitions_.end()) s = signOf(it->second);
+  } else {
+    const std::string& f = t->head;
+    std::vector<Sign> args;
+    for (const auto& a : t->args)  // an ite's condition (its first argument) has no sign
+      args.push_back(f == "ite" && args.empty() ? Sign::Unknown : signOf(a));
+    auto all = [&](Sign want) { return std::all_of(args.begin(), args.end(), [&](Sign a) { return a == want; }); };
+    auto allAtLeastNonNegative = [&] { return std::all_of(args.begin(), args.end(), atLeastNonNegative); };
+    auto any = [&](Sign want) { return std::any_of(args.begin(), args.end(), [&](Sign a) { return a == want; }); };
+    if (f == "+") {
+      s = all(Sign::Zero) ? Sign::Zero
+          : allAtLeastNonNegative() ? (any(Sign::Positive) ? Sign::Positive : Sign::NonNegative)
+                                    : Sign::Unknown;
+    } else if (f == "*") {
+      s = any(Sign::Zero) ? Sign::Zero
+          : all(Sign::Positive) ? Sign::Positive
+          : allAtLeastNonNegative() ? Sign::NonNegative
+                                    : Sign::Unknown;
+    } else if (f == "/" && args.size() == 2 && args[1] == Sign::Positive) {
+      s = args[0];  // a positive divisor keeps the dividend's sign
+    } else if (f == "to_real" && args.size() == 1) {
+      s = args[0];
+    } else if (f == "ite" && args.size() == 3) {
+      s = join(args[1], args[2]);
+    } else if (f == "abs_real") {
+      s = args[0] == Sign::Positive ? Sign::Positive : args[0] == Sign::Zero ? Sign::Zero : Sign::NonNegative;
+    } else if (f == "max_real") {
+      s = any(Sign::Positive) ? Sign::Positive
+          : all(Sign::Zero) ? Sign::Zero
+          : std::any_of(args.begin(), args.end(), atLeastNonNegative) ? Sign::NonNegative
+                                                                      : Sign::Unknown;
+    } else if (f == "min_real") {
+      s = join(args[0], args[1]);
+      if (args[0] == Sign::Positive && args[1] == Sign::Positive) s = Sign::Positive;
+    } else if (f == "exp_real" || f == "exp2_real" || f == "sigmoid_real" ||
+               (f.rfind("ulp_", 0) == 0 && numerics::parseDType(f.substr(4)))) {
+      s = Sign::Positive;  // the facts: exp > 0, 0 < sigmoid < 1, ulp >= the least subnormal
+    } else if (f == "sqrt_real" || f == "rsqrt_real") {
+      // sqrt: x >= 0 -> f >= 0 and f f = x; rsqrt: x > 0 -> f > 0.
+      if (args[0] == Sign::Positive) s = Sign::Positive;
+      else if (f == "sqrt_real" && atLeastNonNegative(args[0])) s = Sign::NonNegative;
+    }
+  }
+  signs_[t.get()] = {t, s};
+  return s;
+}
+
+// A normalised weighted sum: (/ (+ w_1 X_1 ... w_k X_k) z) with z defined as (+ w_1 ... w_n),
+// every w_j >= 0 and z > 0 (attention's output and tolerance: sum_j p_j v_j / sum_j p_j).
+// It is a convex combination of the X_j when the weights left out of the dividend are 0, so it
+// lies between the least and the greatest X_j; when they are only >= 0, the X_j's weights sum
+// to at most 1, and 0 joins the bounds. cvc5 without CAD finds neither bound by itself.
+void Unroller::addMeanFacts() {
+  for (const TermPtr& q : divisions_) {
+    TermPtr z = q->args[1];
+    if (signOf(z) != Sign::Positive) continue;
+    TermPtr zValue = z;
+    if (z->kind == smt::Term::Kind::Symbol)
+      if (auto it = definitions_.find(z->head); it != definitions_.end()) zValue = it->second;
+    std::vector<TermPtr> weights = zValue->kind == smt::Term::Kind::App && zValue->head == "+" ? zValue->args
+                                                                                              : std::vector<TermPtr>{zValue};
+    std::vector<std::string> weightKeys;
+    for (const auto& w : weights) weightKeys.push_back(smt::print(*w));
+    const TermPtr& num = q->args[0];
+    std::vector<TermPtr> terms = num->kind == smt::Term::Kind::App && num->head == "+" ? num->args
+                                                                                      : std::vector<TermPtr>{num};
+    std::vector<bool> used(weights.size(), false);
+    std::vector<TermPtr> xs;
+    auto take = [&](const TermPtr& w) -> bool {
+      std::string key = smt::print(*w);
+      for (size_t j = 0; j < weights.size(); ++j)
+        if (!used[j] && weightKeys[j] == key && atLeastNonNegative(signOf(weights[j]))) return used[j] = true;
+      return false;
+    };
+    bool ok = true;
+    for (const TermPtr& t : terms) {
+      if (take(t)) {
+        xs.push_back(smt::realConst(1));
+        continue;
+      }
+      bool found = false;
+      if (t->kind == smt::Term::Kind::App && t->head == "*") {
+        for (size_t i = 0; i < t->args.size() && !found; ++i) {
+          if (!take(t->args[i])) continue;
+          std::vector<TermPtr> rest = t->args;
+          rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
+          xs.push_back(smt::mkArith("*", rest));
+          found = true;
+        }
+      }
+      if (!found) ok = false;
+      if (!ok) break;
+    }
+    if (!ok || xs.empty()) continue;
+    bool convex = true;
+    for (size_t j = 0; j < weights.size() && ok; ++j) {
+      if (used[j]) continue;
+      Sign s = signOf(weights[j]);
+      if (s != Sign::Zero) convex = false;
+      if (!atLeastNonNegative(s)) ok = false;
+    }
+    if (!ok) continue;
+    if (!convex) xs.push_back(smt::realConst(0));
+    // min and max of the terms, constants folded (softmax's p_j / z: between 0 and 1).
+    std::optional<double> cLo, cHi;
+    std::vector<TermPtr> rest;
+    for (const TermPtr& x : xs) {
+      if (x->isConst() && x->real) {
+        cLo = cLo ? std::min(*cLo, *x->real) : *x->real;
+        cHi = cHi ? std::max(*cHi, *x->real) : *x->real;
+      } else if (std::none_of(rest.begin(), rest.end(), [&](const TermPtr& r) { return smt::print(*r) == smt::print(*x); })) {
+        rest.push_back(x);
+      }
+    }
+    auto fold = [&](const char* fn, std::optional<double> c) {
+      std::vector<TermPtr> ts = rest;
+      if (c) ts.push_back(smt::realConst(*c));
+      TermPtr acc = ts.back();
+      for (size_t k = ts.size() - 1; k-- > 0;) acc = helper(fn, {ts[k], acc});
+      return acc;
+    };
+    TermPtr lo = fold("min_real", cLo), hi = fold("max_real", cHi);
+    std::string what = convex ? "a weighted mean lies between its least and greatest term"
+                              : "weights summing to at most 1: between min(0, least term) and max(0, greatest term)";
+    script_.assertTerm(kMeanSection, what,
+                       smt::mkAnd({smt::mkCmp("<=", lo, q), smt::mkCmp("<=", q, hi)}));
+  }
+}
+
+// Every product of two or more factors that are not constants, each of them >= 0, is >= 0
+// (> 0 when each is > 0): the sign lemma cvc5's nonlinear extension finds late or never.
+void Unroller::addSignFacts() {
+  std::set<std::string> seen;
+  std::vector<TermPtr> products;
+  std::function<void(const TermPtr&)> visit = [&](const TermPtr& t) {
+    if (t->kind != smt::Term::Kind::App) return;
+    for (const auto& a : t->args) visit(a);
+    if (t->head != "*" || std::count_if(t->args.begin(), t->args.end(), notNumber) < 2) return;
+    if (seen.insert(smt::print(*t)).second) products.push_back(t);
+  };
+  for (const auto& a : script_.assertions) visit(a.term);
+  for (const TermPtr& p : products) {
+    Sign s = signOf(p);
+    if (s == Sign::NonNegative) script_.assertTerm(kSignSection, "", smt::mkCmp(">=", p, smt::realConst(0)));
+    if (s == Sign::Positive) script_.assertTerm(kSignSection, "", smt::mkCmp(">", p, smt::realConst(0)));
+  }
 }
 
 // --- translation -------------------------------------------------------------------------------
@@ -401,7 +593,10 @@ TermPtr Unroller::realTerm(const ir::Node& n, const ir::IntEnv& env) {
     case ir::Op::Div: {
       TermPtr a = toReal(term(*n.kids[0], env)), b = toReal(term(*n.kids[1], env));
       site(n, smt::mkCmp("=", b, smt::realConst(0)));
-      return smt::mkArith("/", {a, b});
+      TermPtr q = smt::mkArith("/", {a, b});
+      if (q->kind == smt::Term::Kind::App && q->head == "/" && divisionKeys_.insert(smt::print(*q)).second)
+        divisions_.push_back(q);
+      return q;
     }
     case ir::Op::Pow: {
       const ir::Node& ex = *n.kids[1];

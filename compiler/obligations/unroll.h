@@ -4,7 +4,9 @@
 // ranges; tensor cells become Real constants named like x_0_1; the oracle's and the
 // tolerance's definitions become Real constants (y*_0_1, tol_0_1) with one defining equation
 // per cell. Transcendental functions are uninterpreted (exp_real, ...) with a few true facts
-// about them; isnan and isinf are false and isfinite true (inputs are finite reals).
+// about them; isnan and isinf are false and isfinite true (inputs are finite reals). More true
+// facts follow from those and the definitions: the bounds of normalised weighted sums
+// (sum_j p_j v_j / sum_j p_j with p_j >= 0) and the signs of products of nonnegative terms.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -79,14 +81,25 @@ class Unroller {
   smt::TermPtr abs(smt::TermPtr v) { return helper("abs_real", {std::move(v)}); }
   smt::TermPtr gamma(smt::TermPtr count, const std::string& dtype);
 
-  // Asserts the facts about every uninterpreted function application made so far.
+  // Asserts the facts about every uninterpreted function application made so far, then the
+  // facts about normalised weighted sums and about the signs of products (all true for every
+  // value of the script's constants, given its definitions: they cannot change the answer).
   void addFacts();
+
+  // The sign of a term that the script's definitions and the facts of addFacts imply
+  // (Unknown when they imply none that the rules in unroll.cpp, "signs", can see).
+  enum class Sign : uint8_t { Unknown, Zero, Positive, NonNegative };
+  Sign signOf(const smt::TermPtr& t);
 
   // Section titles, for the script's comments.
   static constexpr const char* kDimSection = "dimensions left symbolic, within their ranges";
   static constexpr const char* kOracleSection = "the oracle at the reduced shape";
   static constexpr const char* kToleranceSection = "the tolerance at the reduced shape";
   static constexpr const char* kFactSection = "facts about the uninterpreted functions";
+  static constexpr const char* kMeanSection =
+      "facts about normalised weighted sums (true for all values: they cannot change the answer)";
+  static constexpr const char* kSignSection =
+      "facts about the signs of products (true for all values: they cannot change the answer)";
 
  private:
   smt::TermPtr realTerm(const ir::Node& n, const ir::IntEnv& env);
@@ -108,12 +121,19 @@ class Unroller {
   int64_t evalIndex(const ir::Node& n, const ir::IntEnv& env) const;
   smt::TermPtr defCell(const sema::Definition& d, bool oracle, const std::vector<int64_t>& idx);
 
+  void addMeanFacts();
+  void addSignFacts();
+
   const sema::ContractInfo& c_;
   const ReducedShape& shape_;
   smt::Script& script_;
   smt::NameTable& names_;
   ir::IntEnv base_;  // the fixed dims
   std::map<std::string, smt::TermPtr> cells_;  // key -> constant
+  std::map<std::string, smt::TermPtr> definitions_;  // printed constant -> its defining value
+  std::vector<smt::TermPtr> divisions_;  // every (/ a b) of the script, in order of first use
+  std::set<std::string> divisionKeys_;
+  std::map<const smt::Term*, std::pair<smt::TermPtr, Sign>> signs_;  // the term kept alive with its sign
   std::vector<std::string> inputSymbols_;
   std::set<std::string> inProgress_;
   std::set<std::string> commented_;  // definitions whose source text the script already shows
