@@ -1,6 +1,8 @@
 // The f64 oracle evaluator: prepare (resolve names once), then interpret per cell.
 #include "checker/oracle/evaluator.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -617,7 +619,7 @@ OracleResult evalOracle(const sema::ContractInfo& ct, const Bindings& b, const E
 }
 
 bool evalCondition(const ir::Node& cond, const sema::ContractInfo& ct, const Bindings& b, const OracleResult& r,
-                   std::vector<Cell>* failing, size_t maxFailing) {
+                   std::vector<Cell>* failing, size_t maxFailing, unsigned threads) {
   detail::PrepareContext ctx;
   ctx.ct = &ct;
   ctx.dims = &r.dims;
@@ -627,28 +629,56 @@ bool evalCondition(const ir::Node& cond, const sema::ContractInfo& ct, const Bin
   detail::Prepared p = detail::prepare(cond, ctx, {});
   std::vector<int64_t> env(static_cast<size_t>(p.slots) + 1, 0);
   const PNode& root = p.root;
-  if (!failing || root.op != Op::Quantifier || !root.b) return detail::evalBool(root, env.data());
-  // A forall: enumerate its variables and record the tuples where the body fails.
+  if (root.op != Op::Quantifier || !root.b || (!failing && threads <= 1)) return detail::evalBool(root, env.data());
+  // A forall: enumerate its variables (the outermost split over threads, in contiguous
+  // chunks, so the failing tuples merge back in row-major order) and record where the body
+  // fails; without a list, stop at the first failure.
   const size_t nv = (root.kids.size() - 1) / 2;
-  bool holds = true;
-  auto rec = [&](auto&& self, size_t level) -> void {
-    if (level == nv) {
-      if (!detail::evalBool(root.kids.back(), env.data())) {
-        holds = false;
-        if (failing->size() < maxFailing)
-          failing->emplace_back(env.begin() + root.slot, env.begin() + root.slot + static_cast<long>(nv));
-      }
-      return;
-    }
-    int64_t lo = detail::evalInt(root.kids[2 * level], env.data());
-    int64_t hi = detail::evalInt(root.kids[2 * level + 1], env.data());
-    for (int64_t i = lo; i <= hi; ++i) {
-      env[static_cast<size_t>(root.slot) + level] = i;
-      self(self, level + 1);
+  const int64_t lo = detail::evalInt(root.kids[0], env.data()), hi = detail::evalInt(root.kids[1], env.data());
+  if (hi < lo) return true;
+  const uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
+  const unsigned n = static_cast<unsigned>(std::min<uint64_t>(std::max(1u, threads), span));
+  std::vector<std::vector<Cell>> parts(n);
+  std::vector<char> holds(n, 1);
+  std::vector<std::exception_ptr> errors(n);
+  std::atomic<bool> stop{false};
+  auto work = [&](unsigned t) {
+    try {
+      std::vector<int64_t> e = env;
+      const int64_t first = lo + static_cast<int64_t>(span * t / n), last = lo + static_cast<int64_t>(span * (t + 1) / n) - 1;
+      auto rec = [&](auto&& self, size_t level) -> void {
+        if (level == nv) {
+          if (!detail::evalBool(root.kids.back(), e.data())) {
+            holds[t] = 0;
+            if (!failing) stop = true;
+            else if (parts[t].size() < maxFailing)
+              parts[t].emplace_back(e.begin() + root.slot, e.begin() + root.slot + static_cast<long>(nv));
+          }
+          return;
+        }
+        int64_t a = level == 0 ? first : detail::evalInt(root.kids[2 * level], e.data());
+        int64_t z = level == 0 ? last : detail::evalInt(root.kids[2 * level + 1], e.data());
+        for (int64_t i = a; i <= z && !stop; ++i) {
+          e[static_cast<size_t>(root.slot) + level] = i;
+          self(self, level + 1);
+        }
+      };
+      rec(rec, 0);
+    } catch (...) {
+      errors[t] = std::current_exception();
+      stop = true;
     }
   };
-  rec(rec, 0);
-  return holds;
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < n; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (auto& th : pool) th.join();
+  for (const auto& err : errors)
+    if (err) std::rethrow_exception(err);
+  for (const auto& part : parts)
+    for (const Cell& c : part)
+      if (failing && failing->size() < maxFailing) failing->push_back(c);
+  return std::all_of(holds.begin(), holds.end(), [](char h) { return h != 0; });
 }
 
 }  // namespace kc::oracle

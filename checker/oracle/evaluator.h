@@ -54,9 +54,10 @@ OracleResult evalOracle(const sema::ContractInfo& ct, const Bindings& b, const E
 
 // Whether a Bool condition (a post or pre condition) holds. When `failing` is given and the
 // condition is a forall, it receives (up to maxFailing of) the index tuples of the forall's
-// variables where the body is false, in row-major order.
+// variables where the body is false, in row-major order. `threads` split a forall's outermost
+// variable (the same answer and tuples as one thread).
 bool evalCondition(const ir::Node& cond, const sema::ContractInfo& ct, const Bindings& b, const OracleResult& r,
-                   std::vector<Cell>* failing = nullptr, size_t maxFailing = 64);
+                   std::vector<Cell>* failing = nullptr, size_t maxFailing = 64, unsigned threads = 1);
 
 // --- shared with the MPFR evaluator -------------------------------------------------------
 namespace detail {

@@ -233,7 +233,7 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
   try {
     r = oracle::evalOracle(ct, b, {in.threads});
     for (const auto& pre : ct.pre)
-      if (!oracle::evalCondition(*pre.expr, ct, b, r)) {
+      if (!oracle::evalCondition(*pre.expr, ct, b, r, nullptr, 0, in.threads)) {
         if (reportsPrecondition(ct) && !in.allclose) {
           out.verdict = Verdict::Fail;
           out.violated.push_back("precondition report: the inputs break '" + ir::print(*pre.expr) +
@@ -264,7 +264,7 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
   for (size_t p : in.kase->post) {
     const sema::Condition& post = ct.post.at(in.plan->post.at(p).index);
     std::vector<oracle::Cell> failing;
-    bool holds = oracle::evalCondition(*post.expr, ct, b, r, &failing, kMaxWrongCells);
+    bool holds = oracle::evalCondition(*post.expr, ct, b, r, &failing, kMaxWrongCells, in.threads);
     if (holds) continue;
     out.violated.push_back(ir::print(*post.expr) + (post.origin.fromClass ? "  [from " + post.origin.id + "]" : ""));
     // A failing tuple is a cell of every output of that rank (forall r, h: over y[r, h]).
@@ -354,7 +354,8 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
   // oracle is not representable), not the kernel.
   auto postsHold = [&](const oracle::Bindings& with) {
     for (size_t p : in.kase->post)
-      if (!oracle::evalCondition(*ct.post.at(in.plan->post.at(p).index).expr, ct, with, r)) return false;
+      if (!oracle::evalCondition(*ct.post.at(in.plan->post.at(p).index).expr, ct, with, r, nullptr, 0, in.threads))
+        return false;
     return !in.kase->post.empty();
   };
   if (!out.violated.empty() && builtIn.empty() && !differs) {

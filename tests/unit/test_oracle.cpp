@@ -347,6 +347,32 @@ TEST_CASE("oracle: postconditions hold on f32 outputs and fail on a perturbed on
   CHECK_FALSE(ko::evalCondition(*p->ct->post[1].expr, *p->ct, b, r));
 }
 
+TEST_CASE("oracle: a forall split over threads gives the tuples and answer of one thread", "[oracle]") {
+  auto p = compileContract(kSoftmax);
+  auto b = softmaxInputs(7, 5, 3);
+  auto r = ko::evalOracle(*p->ct, b);
+  ko::Tensor y = r.oracle.at("y");
+  for (auto& v : y.data) v = kc::numerics::roundTo(DType::F32, v);
+  for (int64_t row : {0, 2, 3, 6})
+    for (int64_t h : {1, 4}) y({row, h}) += 1e-3;
+  b.outputs["y"] = y;
+  const kc::ir::Node& post = *p->ct->post[0].expr;
+  std::vector<ko::Cell> one, many, capped;
+  CHECK_FALSE(ko::evalCondition(post, *p->ct, b, r, &one, 64, 1));
+  REQUIRE(one.size() == 8);
+  for (unsigned threads : {2u, 3u, 7u, 16u}) {
+    many.clear();
+    CHECK_FALSE(ko::evalCondition(post, *p->ct, b, r, &many, 64, threads));
+    CHECK(many == one);
+    capped.clear();
+    CHECK_FALSE(ko::evalCondition(post, *p->ct, b, r, &capped, 3, threads));
+    CHECK(capped == std::vector<ko::Cell>(one.begin(), one.begin() + 3));
+    CHECK_FALSE(ko::evalCondition(post, *p->ct, b, r, nullptr, 0, threads));
+  }
+  b.outputs["y"] = r.oracle.at("y");
+  CHECK(ko::evalCondition(post, *p->ct, b, r, nullptr, 0, 4));
+}
+
 TEST_CASE("oracle: f64 agrees with MPFR on softmax, layernorm and matmul cells", "[oracle][mpfr]") {
   std::vector<ko::Cell> cells2 = {{0, 0}, {1, 3}, {2, 6}, {3, 1}};
   {
