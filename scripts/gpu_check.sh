@@ -53,7 +53,8 @@ if ! "$KC" --help >/dev/null 2>"$work/start.err"; then
   exit 1
 fi
 
-# Every case runs in a fresh worker process with its own CUDA context. Where the driver is
+# Every worker process has its own CUDA context (one per kernel while its runs pass, a fresh
+# one after a failure: docs/backends.md). Where the driver is
 # not kept loaded (persistence mode off), each first context can cost seconds: a process
 # that only initialises the driver and sleeps keeps it loaded meanwhile (no context, no
 # memory); it is ended at exit. The GPU's own settings are left alone.
