@@ -321,7 +321,13 @@ oracle::Tensor decodeView(const ArgSpec& a, const uint8_t* storage) {
 }
 
 bool isPoison(const ArgSpec& a, const uint8_t* storage, int64_t i) {
-  std::vector<uint8_t> p = poisonPattern(a.dtype);
+  // Called per cell over whole outputs: the pattern is made once per dtype and thread.
+  thread_local numerics::DType type = numerics::DType::F32;
+  thread_local std::vector<uint8_t> p = poisonPattern(numerics::DType::F32);
+  if (type != a.dtype) {
+    p = poisonPattern(a.dtype);
+    type = a.dtype;
+  }
   return std::memcmp(storage + static_cast<size_t>(i) * p.size(), p.data(), p.size()) == 0;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <set>
+#include <thread>
 
 #include "checker/oracle/evaluator.h"
 #include "checker/run/signatures.h"
@@ -319,10 +320,23 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     const oracle::Tensor& ystar = oit->second;
     const oracle::Tensor* tol = toleranceFor(r, ystar);
     out.compared += y.numel();
-    for (int64_t i = 0; i < y.numel(); ++i) {
-      double e = absError(y.data[static_cast<size_t>(i)], ystar.data[static_cast<size_t>(i)]);
-      out.maxAbsError = std::max(out.maxAbsError, e);
-      out.maxUlps = std::max(out.maxUlps, ulpsBetween(spec.dtype, y.data[static_cast<size_t>(i)], ystar.data[static_cast<size_t>(i)]));
+    // The largest error over every cell, in chunks over the oracle's threads.
+    const size_t cellsN = static_cast<size_t>(y.numel());
+    const unsigned n = static_cast<unsigned>(std::min<size_t>(std::max(1u, in.threads), std::max<size_t>(1, cellsN / 65536)));
+    std::vector<double> maxAbs(n, 0.0), maxUlps(n, 0.0);
+    auto scan = [&](unsigned t) {
+      for (size_t i = cellsN * t / n; i < cellsN * (t + 1) / n; ++i) {
+        maxAbs[t] = std::max(maxAbs[t], absError(y.data[i], ystar.data[i]));
+        maxUlps[t] = std::max(maxUlps[t], ulpsBetween(spec.dtype, y.data[i], ystar.data[i]));
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < n; ++t) pool.emplace_back(scan, t);
+    scan(0);
+    for (auto& th : pool) th.join();
+    for (unsigned t = 0; t < n; ++t) {
+      out.maxAbsError = std::max(out.maxAbsError, maxAbs[t]);
+      out.maxUlps = std::max(out.maxUlps, maxUlps[t]);
     }
     const uint8_t* st = storageOf(L.images[a][0]);
     for (const oracle::Cell& c : wrong[spec.name]) {
