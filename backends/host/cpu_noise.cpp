@@ -35,6 +35,7 @@ int CpuNoise::threadsFor(const std::string& kind, int launchIndex, int n) {
 }
 
 std::string CpuNoise::configure(const std::string& kind) {
+  kind_ = "none";  // a reused worker's last run may have been perturbed
   if (kind == "none") return "";
   if (kind == "launch_order")
     return "not supported: a host kernel runs synchronously on the calling thread, so there is no launch order to vary; "
