@@ -92,7 +92,11 @@ Result solveInChildren(const std::string& smt2, const Options& opt) {
   auto start = std::chrono::steady_clock::now();
   Options primary = single(opt, opt.timeoutSeconds);
   ChildQuery a([&] { return solveInProcess(smt2, primary); }, primary, backstop(primary, primary.timeoutSeconds));
-  if (a.wait(opt.portfolio ? headStart(opt) : 1e9) || !opt.portfolio) return a.result();
+  bool early = a.wait(opt.portfolio ? headStart(opt) : 1e9);
+  // An early end without an answer (cvc5 1.0.3 can abort inside CaDiCaL on floating-point
+  // queries: "can only get value in satisfied state") still leaves the probes and the
+  // fallback their chance.
+  if (!opt.portfolio || (early && definitive(a.result()))) return a.result();
   double rest = opt.timeoutSeconds - secondsSince(start);
   ChildQuery b([&] { return secondRunner(smt2, opt, rest); }, primary, backstop(primary, rest));
   for (;;) {

@@ -144,7 +144,7 @@ TEST_CASE("a fresh worker runs every run in a new process", "[worker]") {
   CHECK(outputOf(alone, 1)[1] == 4.0f);
 }
 
-TEST_CASE("--workers takes auto, fresh or reuse", "[worker]") {
+TEST_CASE("worker policy: --workers takes auto, fresh or reuse", "[worker]") {
   CHECK(kc::run::parseWorkerPolicy("auto") == kc::run::WorkerPolicy::Auto);
   CHECK(kc::run::parseWorkerPolicy("fresh") == kc::run::WorkerPolicy::Fresh);
   CHECK(kc::run::parseWorkerPolicy("reuse") == kc::run::WorkerPolicy::Reuse);
