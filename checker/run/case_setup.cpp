@@ -93,37 +93,6 @@ void storeElement(const ArgSpec& a, uint8_t* storage, int64_t i, double v) {
   }
 }
 
-// Calls fn(flat, storage index) for every logical cell of `a`: contiguous chunks of the
-// row-major order on up to `threads` threads. Every cell has a storage element of its own
-// (no layout repeats one), so chunks never touch the same bytes; a stride of 0 would, and
-// then one thread does it all.
-template <typename Fn>
-void forEachCell(const ArgSpec& a, unsigned threads, Fn fn) {
-  const int64_t n = a.numel();
-  unsigned t = static_cast<unsigned>(std::clamp<int64_t>(n / 65536, 1, std::max(1u, threads)));
-  for (int64_t st : a.strides)
-    if (st == 0) t = 1;
-  auto work = [&](unsigned k) {
-    const int64_t begin = n * k / t, end = n * (k + 1) / t;
-    std::vector<int64_t> idx(a.shape.size(), 0);
-    for (int64_t rest = begin, d = static_cast<int64_t>(idx.size()) - 1; d >= 0; --d) {
-      idx[static_cast<size_t>(d)] = rest % a.shape[static_cast<size_t>(d)];
-      rest /= a.shape[static_cast<size_t>(d)];
-    }
-    for (int64_t flat = begin; flat < end; ++flat) {
-      fn(flat, a.storageIndex(idx));
-      for (size_t d = idx.size(); d-- > 0;) {
-        if (++idx[d] < a.shape[d]) break;
-        idx[d] = 0;
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned k = 1; k < t; ++k) pool.emplace_back(work, k);
-  work(0);
-  for (auto& th : pool) th.join();
-}
-
 double loadElement(const ArgSpec& a, const uint8_t* storage, int64_t i) {
   size_t eb = a.elementBytes();
   const uint8_t* p = storage + static_cast<size_t>(i) * eb;
@@ -327,14 +296,14 @@ std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, con
     }
   }
   // Row-major logical order to storage.
-  forEachCell(a, threads, [&](int64_t flat, int64_t at) { storeElement(a, out.data(), at, cells[static_cast<size_t>(flat)]); });
+  forEachCell(a, threads, [&](int64_t flat, const std::vector<int64_t>&, int64_t at) { storeElement(a, out.data(), at, cells[static_cast<size_t>(flat)]); });
   return out;
 }
 
 oracle::Tensor decodeView(const ArgSpec& a, const uint8_t* storage) {
   oracle::Tensor t(a.shape);
   forEachCell(a, std::max(1u, std::thread::hardware_concurrency()),
-              [&](int64_t flat, int64_t at) { t.data[static_cast<size_t>(flat)] = loadElement(a, storage, at); });
+              [&](int64_t flat, const std::vector<int64_t>&, int64_t at) { t.data[static_cast<size_t>(flat)] = loadElement(a, storage, at); });
   return t;
 }
 

@@ -3,9 +3,11 @@
 // storage (the layout the case asks for), and the bytes of every input for one seed. Every
 // input byte is a pure function of (seed, tensor, flat storage index), so a replay rebuilds
 // the same bytes from the seed alone.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "checker/oracle/evaluator.h"
@@ -73,6 +75,37 @@ oracle::Tensor decodeView(const ArgSpec& arg, const uint8_t* storage);
 // The oracle's bindings for a case: its dims and dtypes, and every input decoded from its
 // pristine storage (`storage[a]` per argument, outputs ignored).
 oracle::Bindings inputBindings(const CaseSetup& setup, const std::vector<std::vector<uint8_t>>& storage);
+
+// Calls fn(flat, logical index, storage index) for every logical cell of `a`: contiguous chunks of the
+// row-major order on up to `threads` threads. Every cell has a storage element of its own
+// (no layout repeats one), so chunks never touch the same bytes; a stride of 0 would, and
+// then one thread does it all.
+template <typename Fn>
+void forEachCell(const ArgSpec& a, unsigned threads, Fn fn) {
+  const int64_t n = a.numel();
+  unsigned t = static_cast<unsigned>(std::clamp<int64_t>(n / 65536, 1, std::max(1u, threads)));
+  for (int64_t st : a.strides)
+    if (st == 0) t = 1;
+  auto work = [&](unsigned k) {
+    const int64_t begin = n * k / t, end = n * (k + 1) / t;
+    std::vector<int64_t> idx(a.shape.size(), 0);
+    for (int64_t rest = begin, d = static_cast<int64_t>(idx.size()) - 1; d >= 0; --d) {
+      idx[static_cast<size_t>(d)] = rest % a.shape[static_cast<size_t>(d)];
+      rest /= a.shape[static_cast<size_t>(d)];
+    }
+    for (int64_t flat = begin; flat < end; ++flat) {
+      fn(flat, idx, a.storageIndex(idx));
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < a.shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned k = 1; k < t; ++k) pool.emplace_back(work, k);
+  work(0);
+  for (auto& th : pool) th.join();
+}
 
 // Whether the element at storage index `i` still holds the poison pattern.
 bool isPoison(const ArgSpec& arg, const uint8_t* storage, int64_t i);

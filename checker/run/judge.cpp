@@ -26,14 +26,7 @@ const uint8_t* storageOf(const std::vector<uint8_t>& image) { return image.data(
 // Storage elements of an argument that belong to its view.
 std::vector<bool> viewMask(const ArgSpec& a) {
   std::vector<bool> mask(static_cast<size_t>(a.storage), false);
-  std::vector<int64_t> idx(a.shape.size(), 0);
-  for (int64_t flat = 0; flat < a.numel(); ++flat) {
-    mask[static_cast<size_t>(a.storageIndex(idx))] = true;
-    for (size_t d = idx.size(); d-- > 0;) {
-      if (++idx[d] < a.shape[d]) break;
-      idx[d] = 0;
-    }
-  }
+  forEachCell(a, 1, [&](int64_t, const std::vector<int64_t>&, int64_t at) { mask[static_cast<size_t>(at)] = true; });
   return mask;
 }
 
@@ -288,18 +281,12 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     const uint8_t* st = storageOf(L.images[a][0]);
     int64_t accepted = 0;
     std::string first;
-    oracle::Cell idx(spec.shape.size(), 0);
-    for (int64_t flat = 0; flat < spec.numel(); ++flat) {
-      if (isPoison(spec, st, spec.storageIndex(idx)) && !flagged.count(idx) && ++accepted <= 3) {
-        std::string cell;
-        for (int64_t v : idx) cell += (cell.empty() ? "" : ", ") + std::to_string(v);
-        first += (first.empty() ? "(" : ", (") + cell + ")";
-      }
-      for (size_t d = idx.size(); d-- > 0;) {
-        if (++idx[d] < spec.shape[d]) break;
-        idx[d] = 0;
-      }
-    }
+    forEachCell(spec, 1, [&](int64_t, const std::vector<int64_t>& idx, int64_t at) {
+      if (!isPoison(spec, st, at) || flagged.count(idx) || ++accepted > 3) return;
+      std::string cell;
+      for (int64_t v : idx) cell += (cell.empty() ? "" : ", ") + std::to_string(v);
+      first += (first.empty() ? "(" : ", (") + cell + ")";
+    });
     if (accepted > 0) {
       out.violated.push_back("completeness: " + std::to_string(accepted) + " of " + std::to_string(spec.numel()) +
                              " cells of " + spec.name + " were never written and the postconditions accept them (first: " +

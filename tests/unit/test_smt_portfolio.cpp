@@ -8,6 +8,7 @@
 #include <string>
 
 #include "backends/smt/solver.h"
+#include "compiled_contract.h"
 #include "compiler/obligations/obligations.h"
 #include "compiler/pipeline.h"
 
@@ -31,6 +32,15 @@ obl::Obligation obligationOf(const std::string& path, const std::string& suffix)
 }
 
 
+// The blind-band-correct obligation of a contract text.
+obl::Obligation blindBandCorrectOf(const std::string& text) {
+  auto p = kc::test::compileContract(text);
+  for (auto& o : obl::buildObligationSet(*p->ct).obligations)
+    if (o.kind == obl::Kind::BlindBandCorrect) return o;
+  FAIL("no blind-band-correct obligation");
+  return {};
+}
+
 // A contract of one output y = ORACLE with tolerance TOL, inputs x (and i when given) of dtype TIN.
 obl::Obligation correctOf(const std::string& out, const std::string& in, const std::string& oracle,
                           const std::string& tol) {
@@ -41,14 +51,7 @@ obl::Obligation correctOf(const std::string& out, const std::string& in, const s
                      "  oracle f64 {\n    y[n, m] = " + oracle + "\n  }\n"
                      "  tolerance {\n    tol[n, m] = " + tol + "\n  }\n"
                      "  post {\n    forall n, m: |y[n, m] - y*[n, m]| <= tol[n, m]\n  }\n}\n";
-  kc::Compilation c;
-  kc::compileText(c, "t.kcontract", text, kc::Stage::Sema);
-  REQUIRE_FALSE(c.diags.hasErrors());
-  for (const auto& ct : c.program->contracts)
-    for (auto& o : obl::buildObligationSet(*ct).obligations)
-      if (o.kind == obl::Kind::BlindBandCorrect) return o;
-  FAIL("no blind-band-correct obligation");
-  return {};
+  return blindBandCorrectOf(text);
 }
 
 // A contract whose output is a normalised weighted sum, y = sum_j p_j v_j / sum_j p_j with
@@ -62,14 +65,7 @@ obl::Obligation weightedMeanOf(const std::string& weight, const std::string& tol
                      "    y[n, d] = sum(j, p[n, j] * v[j, d]) / z[n]\n  }\n"
                      "  tolerance {\n    tol[n, d] = " + tol + "\n  }\n"
                      "  post {\n    forall n, d: |y[n, d] - y*[n, d]| <= tol[n, d]\n  }\n}\n";
-  kc::Compilation c;
-  kc::compileText(c, "t.kcontract", text, kc::Stage::Sema);
-  REQUIRE_FALSE(c.diags.hasErrors());
-  for (const auto& ct : c.program->contracts)
-    for (auto& o : obl::buildObligationSet(*ct).obligations)
-      if (o.kind == obl::Kind::BlindBandCorrect) return o;
-  FAIL("no blind-band-correct obligation");
-  return {};
+  return blindBandCorrectOf(text);
 }
 
 smt::Answer solved(const obl::Obligation& o) {
