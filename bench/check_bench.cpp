@@ -1,13 +1,18 @@
-// The full check vs a plain allclose (issue 9, bench 1): per kernel, the wall time of every
-// case of its contract's plan (`kcontract check CONTRACT --impl KERNEL --dtype f32`), against
-// a 5-seed allclose of the same kernel at one friendly shape (calibration's harness:
-// plan::friendlyPlan, run::Allclose, atol = rtol = 1e-2). Compilation is excluded: each
-// kernel is built once before either is timed. Goal: check <= 3x allclose.
-//   build/bench/check_bench [--backend host|cuda] [--timeout S] [--baseline] [CONTRACT IMPL[:ENTRY]]...
-// --baseline also times the full check as it ran before worker reuse and machine-wide oracle
-// threads: a fresh worker process per run (a CUDA context each) and 2 oracle threads.
-// Without pairs: the softmax and matmul examples of the backend (host: .c; cuda: .cu, the
-// matmul one when examples/matmul/matmul.cu exists).
+// The full check vs a plain allclose (issue 9, bench 1). Per kernel, the wall time of the full
+// standard check, `kcontract check --op NAME --impl KERNEL --dtype f32` (every case of the op's
+// standard contract std.op.NAME@1, with every class it applies: the one-line check a benchmark
+// or an RL reward loop runs, DESIGN.md §8), against a 5-seed allclose of the same kernel at
+// one friendly shape of the same contract (calibration's harness: plan::friendlyPlan,
+// run::Allclose, atol = rtol = 1e-2). Compilation is excluded: each kernel is built once
+// before either is timed. Goal: check <= 3x allclose.
+//   build/bench/check_bench [--backend host|cuda] [--timeout S] [--baseline] [--own]
+//                           [--op NAME IMPL[:ENTRY]]... [CONTRACT IMPL[:ENTRY]]...
+// Without kernels: the softmax and matmul examples of the backend (host: .c; cuda: .cu).
+// --own also times each example against its own contract (examples/NAME/NAME.kcontract,
+// every f32 case its protocol plans: a heavier plan, up to 64 x 262144 and 1000 x 65536).
+// CONTRACT IMPL times a kernel against any contract the same way. --baseline also times each
+// check as it ran before worker reuse and machine-wide oracle threads: a fresh worker process
+// per run (a CUDA context each) and 2 oracle threads.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -32,12 +37,30 @@ struct Run {
   size_t cases = 0;
   std::vector<std::pair<double, std::string>> slowest;  // (seconds, case and dims), slowest first
   size_t counts[kc::report::kVerdictCount] = {};
+  kc::run::PhaseTimes phases;
+  double beforeFirst = 0;   // planning, the backend's probe, prepare and perturbation set-up
+  double outsideCases = 0;  // all of the job's time outside its cases (beforeFirst included)
 };
 
-Run timeJob(const kc::check::Job& job, const kc::check::RunOptions& opts) {
+// Where the check's time went, summed over its cases and seeds.
+void printPhases(const char* label, const Run& r) {
+  const kc::run::PhaseTimes& p = r.phases;
+  std::printf("  %s phases: setup %.2f s, inputs %.2f s, worker %.2f s, oracle %.2f s, postconditions %.2f s, "
+              "other checks %.2f s, sub-batches %.2f s, control runs %.2f s, streamed %.2f s; outside cases %.2f s "
+              "(%.2f s before the first)\n",
+              label, p.setup, p.inputs, p.worker, p.oracle, p.posts, p.judgeRest, p.batch, p.control, p.streamed,
+              r.outsideCases, r.beforeFirst);
+}
+
+Run timeJob(const kc::check::Job& job, kc::check::RunOptions opts) {
   Run r;
+  opts.phases = &r.phases;
   auto start = std::chrono::steady_clock::now();
+  auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  double casesSeconds = 0;
   kc::check::runJob(job, opts, [&](const CaseResult& c) {
+    casesSeconds += c.seconds;
+    if (r.cases == 0) r.beforeFirst = since() - c.seconds;
     ++r.cases;
     ++r.counts[static_cast<int>(c.verdict)];
     std::string what = c.caseId;
@@ -45,8 +68,9 @@ Run timeJob(const kc::check::Job& job, const kc::check::RunOptions& opts) {
     r.slowest.emplace_back(c.seconds, what);
   });
   std::sort(r.slowest.rbegin(), r.slowest.rend());
-  if (r.slowest.size() > 3) r.slowest.resize(3);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (r.slowest.size() > 8) r.slowest.resize(8);
+  r.seconds = since();
+  r.outsideCases = r.seconds - casesSeconds;
   return r;
 }
 
@@ -57,89 +81,133 @@ std::string verdicts(const Run& r) {
   return s;
 }
 
+struct Target {
+  std::string label;     // what is checked: "standard check (--op softmax)", "own contract"
+  kc::driver::JobOptions job;
+};
+
+// Times every job of one target; false when a goal was missed or a kernel could not be built.
+bool benchTarget(const Target& t, const std::string& backend, double timeout, bool baseline) {
+  kc::Compilation c;
+  kc::driver::JobOptions jo = t.job;
+  std::vector<kc::check::Job> jobs;
+  if (kc::driver::buildJobs(c, jo, {}, jobs) != kc::driver::kExitOk || jobs.empty()) return false;
+  bool met = true;
+  for (const kc::check::Job& job : jobs) {
+    auto be = kc::backend::makeBackend(backend);
+    kc::backend::Availability avail = be->probe();
+    if (!avail.available) {
+      std::printf("%s: backend %s unavailable (%s): skipped\n", job.kernel.path.c_str(), backend.c_str(), avail.reason.c_str());
+      continue;
+    }
+    try {
+      // The builds, outside both timings (the cache serves both runs): the kernel, and what the
+      // backend's perturbations need (on CUDA the noise kernel, built by nvcc on first use).
+      be->prepare(job.kernel);
+      be->preparePerturbation();
+    } catch (const std::exception& e) {
+      std::printf("%s: cannot be built: %s\n", job.kernel.path.c_str(), e.what());
+      met = false;
+      continue;
+    }
+    kc::check::RunOptions full;
+    full.dtype = "f32";
+    full.timeoutSeconds = timeout;
+    full.includeDirs = jo.includeDirs;
+    kc::run::Allclose ac;
+    kc::check::RunOptions plain = full;
+    plain.allclose = &ac;
+    plain.rewritePlan = [&](kc::plan::Plan& p) { p = kc::plan::friendlyPlan(*job.contract, {}, 5); };
+    Run a = timeJob(job, plain);
+    Run f = timeJob(job, full);
+    double ratio = a.seconds > 0 ? f.seconds / a.seconds : 0;
+    bool ok = ratio <= 3.0 && f.counts[static_cast<int>(Verdict::Pass)] > 0;
+    met = met && ok;
+    std::printf("%s: %s, %s\n  allclose: %zu case(s), 5 seeds: %.2f s (%s)\n  check:    %zu cases: %.2f s (%s)\n"
+                "  ratio: %.1fx (goal <= 3x: %s)\n",
+                fs::path(job.kernel.path).filename().c_str(), t.label.c_str(), job.contract->id.c_str(), a.cases,
+                a.seconds, verdicts(a).c_str(), f.cases, f.seconds, verdicts(f).c_str(), ratio, ok ? "met" : "NOT met");
+    for (const auto& [sec, what] : f.slowest) std::printf("  slowest: %.2f s  %s\n", sec, what.c_str());
+    printPhases("allclose", a);
+    printPhases("check", f);
+    std::printf("  (%u oracle threads; workers: %s)\n", full.threads, be->reusesWorker() ? "one per kernel, reused" : "a fresh one per run");
+    if (baseline) {
+      kc::check::RunOptions before = full;
+      before.workers = kc::run::WorkerPolicy::Fresh;
+      before.threads = 2;
+      Run b = timeJob(job, before);
+      std::printf("  baseline, fresh workers and 2 oracle threads: %zu cases: %.2f s (%s), %.1fx allclose; "
+                  "now %.2fx faster\n",
+                  b.cases, b.seconds, verdicts(b).c_str(), a.seconds > 0 ? b.seconds / a.seconds : 0,
+                  f.seconds > 0 ? b.seconds / f.seconds : 0);
+      for (const auto& [sec, what] : b.slowest) std::printf("  baseline slowest: %.2f s  %s\n", sec, what.c_str());
+    }
+  }
+  return met;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string backend = "host";
   double timeout = 60;
-  bool baseline = false;
-  std::vector<std::pair<std::string, std::string>> pairs;
+  bool baseline = false, own = false;
+  std::vector<Target> targets;
+  auto usage = [] {
+    std::fprintf(stderr, "usage: check_bench [--backend host|cuda] [--timeout S] [--baseline] [--own] "
+                         "[--op NAME IMPL[:ENTRY]]... [CONTRACT IMPL[:ENTRY]]...\n");
+    return 2;
+  };
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--backend" && i + 1 < argc) backend = argv[++i];
     else if (a == "--timeout" && i + 1 < argc) timeout = std::atof(argv[++i]);
     else if (a == "--baseline") baseline = true;
-    else if (i + 1 < argc) pairs.emplace_back(a, argv[++i]);
-    else {
-      std::fprintf(stderr, "usage: check_bench [--backend host|cuda] [--timeout S] [--baseline] [CONTRACT IMPL[:ENTRY]]...\n");
-      return 2;
-    }
+    else if (a == "--own") own = true;
+    else if (a == "--op" && i + 2 < argc) {
+      Target t{"standard check (--op " + std::string(argv[i + 1]) + ")", {}};
+      t.job.op = argv[i + 1];
+      t.job.impl = argv[i + 2];
+      t.job.backend = backend;
+      targets.push_back(std::move(t));
+      i += 2;
+    } else if (a.rfind("--", 0) != 0 && i + 1 < argc) {
+      Target t{"contract " + a, {}};
+      t.job.targets = {a};
+      t.job.impl = argv[++i];
+      t.job.backend = backend;
+      targets.push_back(std::move(t));
+    } else return usage();
   }
+  for (Target& t : targets) t.job.backend = backend;  // --backend may come after the kernels
   std::string root = kc::stdlib::sourceRoot();
-  if (pairs.empty()) {
+  if (targets.empty()) {
     std::string ext = backend == "cuda" ? ".cu" : ".c";
-    for (const char* op : {"softmax", "matmul"}) {
-      std::string impl = root + "/examples/" + op + "/" + op + ext;
-      if (fs::exists(impl)) pairs.emplace_back(root + "/examples/" + op + "/" + op + ".kcontract", impl);
-      else std::printf("%-8s no %s: skipped\n", op, impl.c_str());
+    // The op, and the example kernel's entry (its own contract names the kernel acme_*).
+    for (auto [op, entry] : {std::pair{"softmax", "kc_acme_softmax"}, std::pair{"matmul", "kc_acme_gemm"}}) {
+      std::string dir = root + "/examples/" + op + "/";
+      std::string impl = dir + op + ext;
+      if (!fs::exists(impl)) {
+        std::printf("%-8s no %s: skipped\n", op, impl.c_str());
+        continue;
+      }
+      Target t{"standard check (--op " + std::string(op) + ")", {}};
+      t.job.op = op;
+      t.job.impl = impl + ":" + entry;
+      t.job.backend = backend;
+      targets.push_back(t);
+      if (own) {
+        Target o{"own contract", {}};
+        o.job.targets = {dir + op + ".kcontract"};
+        o.job.impl = impl;
+        o.job.backend = backend;
+        targets.push_back(o);
+      }
     }
   }
-  std::printf("check_bench: backend %s; full check (every planned f32 case) vs allclose (5 seeds, one friendly shape); "
-              "compilation excluded\n", backend.c_str());
+  std::printf("check_bench: backend %s; full check (every planned f32 case) vs allclose (5 seeds, one friendly shape "
+              "of the same contract); compilation excluded\n", backend.c_str());
   bool allMet = true;
-  for (const auto& [contract, impl] : pairs) {
-    kc::Compilation c;
-    kc::driver::JobOptions jo;
-    jo.targets = {contract};
-    jo.impl = impl;
-    jo.backend = backend;
-    std::vector<kc::check::Job> jobs;
-    if (kc::driver::buildJobs(c, jo, {}, jobs) != kc::driver::kExitOk || jobs.empty()) return 2;
-    for (const kc::check::Job& job : jobs) {
-      auto be = kc::backend::makeBackend(backend);
-      kc::backend::Availability avail = be->probe();
-      if (!avail.available) {
-        std::printf("%s: backend %s unavailable (%s): skipped\n", job.kernel.path.c_str(), backend.c_str(), avail.reason.c_str());
-        continue;
-      }
-      try {
-        be->prepare(job.kernel);  // the build, outside both timings (the cache serves both runs)
-      } catch (const std::exception& e) {
-        std::printf("%s: cannot be built: %s\n", job.kernel.path.c_str(), e.what());
-        allMet = false;
-        continue;
-      }
-      kc::check::RunOptions full;
-      full.dtype = "f32";
-      full.timeoutSeconds = timeout;
-      full.includeDirs = jo.includeDirs;
-      kc::run::Allclose ac;
-      kc::check::RunOptions plain = full;
-      plain.allclose = &ac;
-      plain.rewritePlan = [&](kc::plan::Plan& p) { p = kc::plan::friendlyPlan(*job.contract, {}, 5); };
-      Run a = timeJob(job, plain);
-      Run f = timeJob(job, full);
-      double ratio = a.seconds > 0 ? f.seconds / a.seconds : 0;
-      bool met = ratio <= 3.0;
-      allMet = allMet && met;
-      std::printf("%s (%s)\n  allclose: %zu case(s), 5 seeds: %.2f s (%s)\n  check:    %zu cases: %.2f s (%s)\n"
-                  "  ratio: %.1fx (goal <= 3x: %s)\n",
-                  fs::path(job.kernel.path).filename().c_str(), job.contract->id.c_str(), a.cases, a.seconds,
-                  verdicts(a).c_str(), f.cases, f.seconds, verdicts(f).c_str(), ratio, met ? "met" : "NOT met");
-      for (const auto& [sec, what] : f.slowest) std::printf("  slowest: %.2f s  %s\n", sec, what.c_str());
-      std::printf("  (%u oracle threads; workers: %s)\n", full.threads, be->reusesWorker() ? "one per kernel, reused" : "a fresh one per run");
-      if (baseline) {
-        kc::check::RunOptions before = full;
-        before.workers = kc::run::WorkerPolicy::Fresh;
-        before.threads = 2;
-        Run b = timeJob(job, before);
-        std::printf("  baseline, fresh workers and 2 oracle threads: %zu cases: %.2f s (%s), %.1fx allclose; "
-                    "now %.2fx faster\n",
-                    b.cases, b.seconds, verdicts(b).c_str(), a.seconds > 0 ? b.seconds / a.seconds : 0,
-                    f.seconds > 0 ? b.seconds / f.seconds : 0);
-        for (const auto& [sec, what] : b.slowest) std::printf("  baseline slowest: %.2f s  %s\n", sec, what.c_str());
-      }
-    }
-  }
+  for (const Target& t : targets) allMet = benchTarget(t, backend, timeout, baseline) && allMet;
   return allMet ? 0 : 1;
 }

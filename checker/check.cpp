@@ -118,6 +118,8 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     finish(r);
     return r;
   }
+  run::PhaseTimes* ph = opts.phases;
+  run::PhaseTimer setupTimer(ph ? &ph->setup : nullptr);
   run::CaseSetup setup;
   try {
     setup = run::setupCase(*job.contract, plan, c);
@@ -127,6 +129,7 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     finish(r);
     return r;
   }
+  setupTimer.stop();
   run::BigCaseRequest big;
   if (streamed) {
     big.contract = job.contract;
@@ -166,6 +169,7 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     attempt.seedIndex = k;
     if (streamed) {
       big.seed = c.seeds[k];
+      run::PhaseTimer streamTimer(ph ? &ph->streamed : nullptr);
       try {
         run::runBigCase(big, attempt);
       } catch (const std::exception& e) {
@@ -187,6 +191,7 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     }
     std::vector<std::vector<uint8_t>> storage;
     std::vector<std::vector<uint8_t>> inputsOnly;
+    run::PhaseTimer inputsTimer(ph ? &ph->inputs : nullptr);
     try {
       for (size_t a = 0; a < setup.args.size(); ++a) {
         storage.push_back(run::makeStorage(setup, plan, c, a, c.seeds[k]));
@@ -199,6 +204,7 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
       finish(attempt);
       return attempt;
     }
+    inputsTimer.stop();
     run::WorkerRequest wr;
     wr.backend = &be;
     wr.prepared = prepared;
@@ -211,19 +217,25 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     wr.perturb = opts.allclose ? "none" : c.perturb;  // a plain allclose harness perturbs nothing
     wr.worker = &worker;
     run::LaunchRecord rec;
+    run::PhaseTimer workerTimer(ph ? &ph->worker : nullptr);
     try {
       rec = run::runInWorker(wr);
     } catch (const std::exception& e) {
       rec.status = run::LaunchStatus::Error;
       rec.message = e.what();
     }
+    workerTimer.stop();
     std::optional<run::BatchFinding> batch;
+    run::PhaseTimer batchTimer(ph ? &ph->batch : nullptr);
     if (c.perturb == "sub_batch" && !opts.allclose && rec.status == run::LaunchStatus::Ok)
       if (auto dim = plan::batchDim(*job.contract->kernel)) batch = run::checkSubBatches(*job.contract->kernel, wr, rec, *dim);
+    batchTimer.stop();
     run::JudgeInput in{job.contract, &plan, &c, &setup, &storage, &rec, opts.threads, opts.allclose};
     if (batch) in.batch = &*batch;
+    in.phases = ph;
     run::judge(in, attempt);
     attempt.perturbation = rec.perturbation;
+    run::PhaseTimer controlTimer(ph ? &ph->control : nullptr);
     if (!opts.allclose) run::attributeByControl(run::ControlRun{job.contract, &plan, &c, c.seeds[k], wr, opts.threads}, attempt);
     if (attempt.verdict == Verdict::Pass) {
       anyPass = true;

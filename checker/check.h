@@ -20,6 +20,7 @@
 #include "backends/backend.h"
 #include "checker/report/result.h"
 #include "checker/run/judge.h"
+#include "checker/run/phase_times.h"
 #include "checker/run/worker.h"
 #include "checker/suite.h"
 #include "compiler/plan/plan.h"
@@ -61,6 +62,7 @@ struct RunOptions {
   // judge as a plain allclose harness (run/judge.h) instead of by the contract.
   std::function<void(plan::Plan&)> rewritePlan;
   const run::Allclose* allclose = nullptr;
+  run::PhaseTimes* phases = nullptr;   // benchmarks: where the time goes (run/phase_times.h)
 };
 
 struct JobStats {

@@ -170,6 +170,7 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
 
   // 2. The harness's checks: canaries, writes outside the view, inputs, repeats (not in a
   // plain allclose harness).
+  PhaseTimer harnessTimer(in.phases ? &in.phases->judgeRest : nullptr);
   std::vector<std::string> builtIn;
   for (size_t a = 0; a < s.args.size() && !in.allclose; ++a) {
     const ArgSpec& spec = s.args[a];
@@ -220,6 +221,8 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
   }
 
   // 3. The oracle over the pristine inputs; the outputs of launch 1.
+  harnessTimer.stop();
+  PhaseTimer oracleTimer(in.phases ? &in.phases->oracle : nullptr);
   oracle::Bindings b = inputBindings(s, *in.storage);
   for (size_t a = 0; a < s.args.size(); ++a)
     if (s.args[a].output) b.outputs[s.args[a].name] = decodeView(s.args[a], storageOf(L.images[a][0]));
@@ -247,6 +250,7 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     return;
   }
 
+  oracleTimer.stop();
   if (in.allclose) {
     judgeAllclose(*in.allclose, s, b, r, L, out);
     return;
@@ -254,6 +258,7 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
 
   // 4. Every postcondition of the case; the wrong cells of each output.
   std::map<std::string, std::set<oracle::Cell>> wrong;  // output -> its wrong cells
+  PhaseTimer postsTimer(in.phases ? &in.phases->posts : nullptr);
   const std::vector<sema::TensorInfo>& tensors = ct.kernel->tensors;
   for (size_t p : in.kase->post) {
     const sema::Condition& post = ct.post.at(in.plan->post.at(p).index);
@@ -267,6 +272,9 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
         for (const auto& c : failing)
           if (c.size() == t.rank()) wrong[t.name].insert(c);
   }
+
+  postsTimer.stop();
+  PhaseTimer restTimer(in.phases ? &in.phases->judgeRest : nullptr);
 
   // Completeness: a float output cell still holding the poison (a NaN payload no arithmetic
   // makes) was never written. Where the oracle is NaN too, the postconditions accept it (a

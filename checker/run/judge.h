@@ -11,6 +11,7 @@
 #include "checker/report/result.h"
 #include "checker/run/batch.h"
 #include "checker/run/case_setup.h"
+#include "checker/run/phase_times.h"
 #include "checker/run/worker.h"
 #include "compiler/plan/plan.h"
 #include "compiler/sema/model.h"
@@ -44,6 +45,7 @@ struct JudgeInput {
   // Whether to look for never-written output cells the postconditions accept (the streamed
   // path counts unwritten cells over the whole output on the device instead).
   bool completeness = true;
+  PhaseTimes* phases = nullptr;  // benchmarks: oracle, postconditions and the rest, timed
 };
 
 // Fills verdict, reason, violated, signatures, worst, mismatched, compared, maxAbsError,
