@@ -5,9 +5,10 @@
 #   scripts/gpu_check.sh            # KC=path/to/kcontract to use another binary
 #
 # It prints the machine (nvidia-smi -L, driver, nvcc, glibc), then
-#  1. examples/suite_cuda.yaml with --expect: softmax.cu, matmul.cu and layernorm.cu PASS;
-#     softmax_no_max.cu (overflow), matmul_k_tail.cu (k-tail) and layernorm_one_pass.cu
-#     (one-pass-variance) FAIL, each with that signature on some case;
+#  1. examples/suite_cuda.yaml with --expect: softmax.cu, matmul.cu, layernorm.cu and relu.cu
+#     PASS; softmax_no_max.cu (overflow), matmul_k_tail.cu (k-tail), layernorm_one_pass.cu
+#     (one-pass-variance) and relu_nan.cu (nan-swallowed) FAIL, each with that signature on
+#     some case;
 #  2. the attack kernels of tests/e2e/kernels/, on small cases of the softmax contract:
 #     cuda_private_stream.cu  FAIL   (work left on a private stream is read unfinished)
 #     cuda_illegal_address.cu CRASH  (an illegal memory access was encountered)
@@ -71,10 +72,10 @@ echo "== 1. examples/suite_cuda.yaml --expect"
 "$KC" check examples/suite_cuda.yaml --expect --timeout 60 --format jsonl --out "$work/suite.jsonl" 2>&1
 rc=$?
 echo "[exit $rc] (${SECONDS} s)"
-expect "suite_cuda.yaml: softmax.cu, matmul.cu, layernorm.cu PASS; softmax_no_max.cu, matmul_k_tail.cu, layernorm_one_pass.cu FAIL" \
+expect "suite_cuda.yaml: softmax.cu, matmul.cu, layernorm.cu, relu.cu PASS; softmax_no_max.cu, matmul_k_tail.cu, layernorm_one_pass.cu, relu_nan.cu FAIL" \
   "$([[ $rc == 0 ]]; echo $?)" "exit $rc"
 # --expect counts any non-pass as "fail": each buggy kernel must FAIL with its signature.
-for bug in softmax_no_max.cu:overflow matmul_k_tail.cu:k-tail layernorm_one_pass.cu:one-pass-variance; do
+for bug in softmax_no_max.cu:overflow matmul_k_tail.cu:k-tail layernorm_one_pass.cu:one-pass-variance relu_nan.cu:nan-swallowed; do
   grep -q "\"kernel\":\"[^\"]*/${bug%%:*}:[^\"]*\".*\"verdict\":\"FAIL\".*\"signatures\":\[[^]]*\"${bug#*:}\"" "$work/suite.jsonl" 2>/dev/null
   expect "suite_cuda.yaml: ${bug%%:*} FAILs with ${bug#*:}" $? "no FAIL line with that signature"
 done
