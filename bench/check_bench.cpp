@@ -84,6 +84,7 @@ std::string verdicts(const Run& r) {
 struct Target {
   std::string label;     // what is checked: "standard check (--op softmax)", "own contract"
   kc::driver::JobOptions job;
+  bool goal = true;      // held to the goal (--own figures are for comparison only)
 };
 
 // Times every job of one target; false when a goal was missed or a kernel could not be built.
@@ -122,11 +123,12 @@ bool benchTarget(const Target& t, const std::string& backend, double timeout, bo
     Run f = timeJob(job, full);
     double ratio = a.seconds > 0 ? f.seconds / a.seconds : 0;
     bool ok = ratio <= 3.0 && f.counts[static_cast<int>(Verdict::Pass)] > 0;
-    met = met && ok;
+    if (t.goal) met = met && ok;
+    std::string goal = !t.goal ? "for comparison: the goal is the standard check's" : ok ? "goal <= 3x: met" : "goal <= 3x: NOT met";
     std::printf("%s: %s, %s\n  allclose: %zu case(s), 5 seeds: %.2f s (%s)\n  check:    %zu cases: %.2f s (%s)\n"
-                "  ratio: %.1fx (goal <= 3x: %s)\n",
+                "  ratio: %.1fx (%s)\n",
                 fs::path(job.kernel.path).filename().c_str(), t.label.c_str(), job.contract->id.c_str(), a.cases,
-                a.seconds, verdicts(a).c_str(), f.cases, f.seconds, verdicts(f).c_str(), ratio, ok ? "met" : "NOT met");
+                a.seconds, verdicts(a).c_str(), f.cases, f.seconds, verdicts(f).c_str(), ratio, goal.c_str());
     for (const auto& [sec, what] : f.slowest) std::printf("  slowest: %.2f s  %s\n", sec, what.c_str());
     printPhases("allclose", a);
     printPhases("check", f);
@@ -197,7 +199,7 @@ int main(int argc, char** argv) {
       t.job.backend = backend;
       targets.push_back(t);
       if (own) {
-        Target o{"own contract", {}};
+        Target o{"own contract", {}, false};
         o.job.targets = {dir + op + ".kcontract"};
         o.job.impl = impl;
         o.job.backend = backend;
