@@ -16,7 +16,8 @@
 #     cuda_leak.cu            FAIL   (device-memory-leak)
 #     cuda_hang.cu            TIMEOUT (the watchdog kills the worker; the run goes on)
 #  3. kcontract calibrate --all --backend cuda: the CUDA calibration pairs, three states each;
-#  4. kcontract check --op softmax on softmax.cu (PASS) and softmax_no_max.cu (FAIL overflow);
+#  4. kcontract check --op softmax (every case, f32 and bf16) on softmax.cu (PASS) and
+#     softmax_no_max.cu (FAIL overflow);
 # and everything kcontract prints. Exit 0 when every check came out as expected, else 1.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
@@ -141,9 +142,9 @@ expect "calibrate --all --backend cuda: every CUDA pair shows all three states" 
   "$([[ $rc == 0 ]] && grep -qE 'calibrate: ([0-9]+) of \1 calibration pairs show all three states$' "$work/cal.txt"; echo $?)" "exit $rc"
 
 echo
-echo "== 4. check --op softmax on the CUDA softmax kernels (f32)"
+echo "== 4. check --op softmax on the CUDA softmax kernels (f32 and bf16)"
 for k in softmax softmax_no_max; do
-  "$KC" check --op softmax --dtype f32 --backend cuda --timeout 60 --impl "examples/softmax/$k.cu:kc_acme_softmax" >"$work/op_$k.txt" 2>&1
+  "$KC" check --op softmax --backend cuda --timeout 60 --impl "examples/softmax/$k.cu:kc_acme_softmax" >"$work/op_$k.txt" 2>&1
   rc=$?
   sed -n '/^kernel /,$p' "$work/op_$k.txt"
   echo "[exit $rc] (${SECONDS} s so far)"

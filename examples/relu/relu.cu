@@ -1,12 +1,15 @@
 /* acme_relu on CUDA: the correct kernel (examples/relu/relu.kcontract), the GPU twin of relu.c.
  *
- *   kc_acme_relu(x: f32[N]) -> (y: f32[N]),  y[i] = max(x[i], 0), NaN when x[i] is NaN.
+ *   kc_acme_relu(x: T[N]) -> (y: T[N]),  y[i] = max(x[i], 0), NaN when x[i] is NaN; T f32 or bf16.
  *
  * A grid-stride loop with 64-bit indices, any positive stride. `v < 0 ? 0 : v` lets a NaN
- * through (NaN < 0 is false); fmaxf(v, 0) would not. The work goes on the stream the checker
- * passes and the entry returns without waiting. Only f32; anything else (dtype, rank, nargs,
- * mismatched shapes) returns nonzero without touching memory, and so does a launch the
- * runtime refuses (its error is printed on stderr). */
+ * through (NaN < 0 is false); fmaxf(v, 0) would not. A bf16 value goes through float and
+ * back unchanged (every bf16 is a float), so the result is exact in both types. The work
+ * goes on the stream the checker passes and the entry returns without waiting. Anything
+ * else (another dtype, x and y of different dtypes, rank, nargs, mismatched shapes) returns
+ * nonzero without touching memory, and so does a launch the runtime refuses (its error is
+ * printed on stderr). */
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,27 +20,38 @@ enum { KC_OK = 0, KC_E_NARGS = 1, KC_E_TENSOR = 2, KC_E_SHAPE = 3, KC_E_LAUNCH =
 enum { kThreads = 256 };
 
 static int view1d_ok(const kc_tensor* t) {
-  return t->dtype == KC_F32 && t->rank == 1 && t->shape != NULL && t->strides != NULL && t->shape[0] >= 0 &&
-         (t->shape[0] <= 1 || t->strides[0] >= 1) && (t->shape[0] == 0 || t->data != NULL);
+  return (t->dtype == KC_F32 || t->dtype == KC_BF16) && t->rank == 1 && t->shape != NULL && t->strides != NULL &&
+         t->shape[0] >= 0 && (t->shape[0] <= 1 || t->strides[0] >= 1) && (t->shape[0] == 0 || t->data != NULL);
 }
 
-__global__ void relu(const float* x, float* y, int64_t n, int64_t xs, int64_t ys) {
+__device__ float load(const float* p) { return *p; }
+__device__ float load(const __nv_bfloat16* p) { return __bfloat162float(*p); }
+__device__ void store(float* p, float v) { *p = v; }
+__device__ void store(__nv_bfloat16* p, float v) { *p = __float2bfloat16_rn(v); }  // exact: v is a bf16 value
+
+template <class T>
+__global__ void relu(const T* x, T* y, int64_t n, int64_t xs, int64_t ys) {
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
-    const float v = x[i * xs];
-    y[i * ys] = v < 0.0f ? 0.0f : v;
+    const float v = load(x + i * xs);
+    store(y + i * ys, v < 0.0f ? 0.0f : v);
   }
+}
+
+template <class T>
+static void launch(const kc_tensor* args, int64_t n, unsigned grid, cudaStream_t s) {
+  relu<T><<<grid, kThreads, 0, s>>>((const T*)args[0].data, (T*)args[1].data, n, args[0].strides[0], args[1].strides[0]);
 }
 
 extern "C" int kc_acme_relu(kc_tensor* args, int32_t nargs, void* stream) {
   if (args == NULL || nargs != 2) return KC_E_NARGS;
-  if (!view1d_ok(&args[0]) || !view1d_ok(&args[1])) return KC_E_TENSOR;
+  if (!view1d_ok(&args[0]) || !view1d_ok(&args[1]) || args[0].dtype != args[1].dtype) return KC_E_TENSOR;
   const int64_t n = args[0].shape[0];
   if (args[1].shape[0] != n) return KC_E_SHAPE;
   if (n == 0) return KC_OK;
   const int64_t blocks = (n + kThreads - 1) / kThreads;
   const unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
-  relu<<<grid, kThreads, 0, (cudaStream_t)stream>>>((const float*)args[0].data, (float*)args[1].data, n,
-                                                     args[0].strides[0], args[1].strides[0]);
+  if (args[0].dtype == KC_F32) launch<float>(args, n, grid, (cudaStream_t)stream);
+  else launch<__nv_bfloat16>(args, n, grid, (cudaStream_t)stream);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) {
     fprintf(stderr, "relu.cu: launch failed: %s (%s)\n", cudaGetErrorString(e), cudaGetErrorName(e));

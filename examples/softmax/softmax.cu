@@ -1,21 +1,23 @@
 /* acme_softmax on CUDA: the correct kernel (examples/softmax/softmax.kcontract), the GPU
  * twin of softmax.c.
  *
- *   kc_acme_softmax(x: f32[R, H]) -> (y: f32[R, H])
+ *   kc_acme_softmax(x: T[R, H]) -> (y: T[R, H]),  T f32 or bf16
  *   y[r, h] = exp(x[r, h] - m[r]) / sum over k of exp(x[r, k] - m[r]),  m[r] = max over h of x[r, h]
  *
  * One block per row (a grid-stride loop over rows): the row maximum (NaN as soon as one
  * element is NaN, so the whole row comes out NaN; fmaxf would drop it), then the sum of the
- * exponentials, then one division per cell, rounded once to f32. Like softmax.c the
+ * exponentials, then one division per cell, rounded once to T. Like softmax.c the
  * exponentials, the sum and the division are in double: x - m is exact in double and every
- * cell lands within about half an f32 ulp of the exact value, inside the contract's
+ * cell lands within about half an ulp of T of the exact value, inside the contract's
  * tolerance (softmax.c explains why an expf pipeline is not). Each cell of y is written
  * exactly once and nothing outside the view is touched; strides may be anything positive.
  *
  * The work goes on the stream the checker passes and the entry returns without waiting:
- * the checker synchronises that stream. Only f32 is supported; anything else (dtype, rank,
- * nargs, mismatched shapes) returns nonzero without touching memory, and so does a launch
- * the runtime refuses (its error is printed on stderr). */
+ * the checker synchronises that stream. x and y are both f32 or both bf16 (read into
+ * float; the result rounded once from double); anything else (dtype, rank, nargs,
+ * mismatched shapes) returns nonzero without touching memory, and so does a launch the
+ * runtime refuses (its error is printed on stderr). */
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
@@ -27,7 +29,7 @@ enum { KC_OK = 0, KC_E_NARGS = 1, KC_E_TENSOR = 2, KC_E_SHAPE = 3, KC_E_LAUNCH =
 enum { kThreads = 256, kWarps = kThreads / 32 };
 
 static int view2d_ok(const kc_tensor* t) {
-  if (t->dtype != KC_F32 || t->rank != 2 || t->shape == NULL || t->strides == NULL) return 0;
+  if ((t->dtype != KC_F32 && t->dtype != KC_BF16) || t->rank != 2 || t->shape == NULL || t->strides == NULL) return 0;
   for (int d = 0; d < 2; ++d) {
     if (t->shape[d] < 0) return 0;
     if (t->shape[d] > 1 && t->strides[d] < 1) return 0;
@@ -35,6 +37,12 @@ static int view2d_ok(const kc_tensor* t) {
   if (t->shape[0] > 0 && t->shape[1] > 0 && t->data == NULL) return 0;
   return 1;
 }
+
+/* Element access in T (f32 or bf16); the arithmetic is in float and double. */
+__device__ float load(const float* p) { return *p; }
+__device__ float load(const __nv_bfloat16* p) { return __bfloat162float(*p); }
+__device__ void store(float* p, double v) { *p = (float)v; }
+__device__ void store(__nv_bfloat16* p, double v) { *p = __double2bfloat16(v); }  /* one rounding */
 
 /* The larger of two values; NaN when either is. */
 __device__ float nan_max(float a, float b) {
@@ -76,36 +84,42 @@ __device__ double block_sum(double v, double* scratch) {
   return v;
 }
 
-__global__ void __launch_bounds__(kThreads) softmax_rows(const float* x, float* y, int64_t R, int64_t H, int64_t xr,
-                                                          int64_t xh, int64_t yr, int64_t yh) {
+template <class T>
+__global__ void __launch_bounds__(kThreads) softmax_rows(const T* x, T* y, int64_t R, int64_t H, int64_t xr, int64_t xh,
+                                                          int64_t yr, int64_t yh) {
   __shared__ float smax[kWarps];
   __shared__ double ssum[kWarps];
   for (int64_t r = blockIdx.x; r < R; r += gridDim.x) {
-    const float* xrow = x + r * xr;
-    float* yrow = y + r * yr;
+    const T* xrow = x + r * xr;
+    T* yrow = y + r * yr;
     float m = -INFINITY;
-    for (int64_t h = threadIdx.x; h < H; h += kThreads) m = nan_max(m, xrow[h * xh]);
+    for (int64_t h = threadIdx.x; h < H; h += kThreads) m = nan_max(m, load(xrow + h * xh));
     const double md = (double)block_max(m, smax);
     double s = 0.0;
-    for (int64_t h = threadIdx.x; h < H; h += kThreads) s += exp((double)xrow[h * xh] - md);
+    for (int64_t h = threadIdx.x; h < H; h += kThreads) s += exp((double)load(xrow + h * xh) - md);
     s = block_sum(s, ssum);
-    for (int64_t h = threadIdx.x; h < H; h += kThreads) yrow[h * yh] = (float)(exp((double)xrow[h * xh] - md) / s);
+    for (int64_t h = threadIdx.x; h < H; h += kThreads) store(yrow + h * yh, exp((double)load(xrow + h * xh) - md) / s);
   }
+}
+
+template <class T>
+static void launch(const kc_tensor* xt, const kc_tensor* yt, int64_t R, int64_t H, cudaStream_t stream) {
+  unsigned grid = (unsigned)(R < 65535 ? R : 65535);
+  softmax_rows<T><<<grid, kThreads, 0, stream>>>((const T*)xt->data, (T*)yt->data, R, H, xt->strides[0], xt->strides[1],
+                                                 yt->strides[0], yt->strides[1]);
 }
 
 extern "C" int kc_acme_softmax(kc_tensor* args, int32_t nargs, void* stream) {
   if (args == NULL || nargs != 2) return KC_E_NARGS;
   const kc_tensor* xt = &args[0];
   const kc_tensor* yt = &args[1];
-  if (!view2d_ok(xt) || !view2d_ok(yt)) return KC_E_TENSOR;
+  if (!view2d_ok(xt) || !view2d_ok(yt) || xt->dtype != yt->dtype) return KC_E_TENSOR;
   const int64_t R = xt->shape[0], H = xt->shape[1];
   if (yt->shape[0] != R || yt->shape[1] != H) return KC_E_SHAPE;
   if (R == 0 || H == 0) return KC_OK;
 
-  unsigned grid = (unsigned)(R < 65535 ? R : 65535);
-  softmax_rows<<<grid, kThreads, 0, (cudaStream_t)stream>>>((const float*)xt->data, (float*)yt->data, R, H,
-                                                            xt->strides[0], xt->strides[1], yt->strides[0],
-                                                            yt->strides[1]);
+  if (xt->dtype == KC_F32) launch<float>(xt, yt, R, H, (cudaStream_t)stream);
+  else launch<__nv_bfloat16>(xt, yt, R, H, (cudaStream_t)stream);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) {
     fprintf(stderr, "softmax.cu: launch failed: %s (%s)\n", cudaGetErrorString(e), cudaGetErrorName(e));
