@@ -8,6 +8,8 @@
 #include <thread>
 
 #include "checker/oracle/evaluator.h"
+#include "checker/run/chunks.h"
+#include "checker/run/poison_scan.h"
 #include "checker/run/signatures.h"
 #include "compiler/ir/ir.h"
 #include "stdlib/numerics/float_bits.h"
@@ -22,13 +24,6 @@ constexpr size_t kMaxWrongCells = 100000;  // wrong cells listed per postconditi
 constexpr size_t kWorstShown = 10;
 
 const uint8_t* storageOf(const std::vector<uint8_t>& image) { return image.data() + kCanaryBytes; }
-
-// Storage elements of an argument that belong to its view.
-std::vector<bool> viewMask(const ArgSpec& a) {
-  std::vector<bool> mask(static_cast<size_t>(a.storage), false);
-  forEachCell(a, 1, [&](int64_t, const std::vector<int64_t>&, int64_t at) { mask[static_cast<size_t>(at)] = true; });
-  return mask;
-}
 
 double ulpsBetween(numerics::DType t, double got, double expected) {
   if (std::isnan(got) && std::isnan(expected)) return 0;
@@ -181,11 +176,7 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
         break;
       }
     if (spec.output && spec.storage > spec.numel()) {
-      std::vector<bool> mask = viewMask(spec);
-      const uint8_t* st = storageOf(L.images[a][0]);
-      int64_t outside = 0;
-      for (int64_t i = 0; i < spec.storage; ++i)
-        if (!mask[static_cast<size_t>(i)] && !isPoison(spec, st, i)) ++outside;
+      int64_t outside = writesOutsideView(spec, storageOf(L.images[a][0]), in.threads);
       if (outside > 0) {
         out.violated.push_back("view: " + std::to_string(outside) + " element(s) of " + spec.name +
                                " written outside its view (layout " + spec.layout + ")");
@@ -286,15 +277,14 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     if (!spec.output || !numerics::isFloat(spec.dtype) || L.images[a].empty()) continue;
     const std::set<oracle::Cell>& flagged = wrong[spec.name];
     if (flagged.size() >= kMaxWrongCells) continue;  // listed in part: the case fails anyway
-    const uint8_t* st = storageOf(L.images[a][0]);
-    int64_t accepted = 0;
+    UnwrittenCells unwritten = unwrittenCells(spec, storageOf(L.images[a][0]), flagged, 3, in.threads);
+    const int64_t accepted = unwritten.count;
     std::string first;
-    forEachCell(spec, 1, [&](int64_t, const std::vector<int64_t>& idx, int64_t at) {
-      if (!isPoison(spec, st, at) || flagged.count(idx) || ++accepted > 3) return;
+    for (const oracle::Cell& idx : unwritten.first) {
       std::string cell;
       for (int64_t v : idx) cell += (cell.empty() ? "" : ", ") + std::to_string(v);
       first += (first.empty() ? "(" : ", (") + cell + ")";
-    });
+    }
     if (accepted > 0) {
       out.violated.push_back("completeness: " + std::to_string(accepted) + " of " + std::to_string(spec.numel()) +
                              " cells of " + spec.name + " were never written and the postconditions accept them (first: " +
