@@ -104,11 +104,13 @@ namespace {
 
 // The constants of every float format, computed once: callers ask per cell.
 struct Constants {
+  bool isFloat = false;
   double eps, unitRoundoff, minNormal, minSubnormal, maxFinite;
 };
 
 Constants constantsOf(const FloatFormat& f) {
   Constants c;
+  c.isFloat = true;
   c.eps = std::ldexp(1.0, 1 - f.precision);
   c.unitRoundoff = std::ldexp(1.0, -f.precision);
   c.minNormal = std::ldexp(1.0, f.emin);
@@ -126,8 +128,9 @@ const Constants& constants(DType t) {
       if (isFloat(static_cast<DType>(i))) all[i] = constantsOf(floatFormat(static_cast<DType>(i)));
     return all;
   }();
-  floatFormat(t);  // throws for a type that is not a float format
-  return table[static_cast<std::size_t>(t)];
+  const Constants& c = table[index(t)];
+  if (!c.isFloat) floatFormat(t);  // throws: not a float format
+  return c;
 }
 
 }  // namespace
