@@ -247,7 +247,8 @@ int64_t readOffset(const PNode& n, int64_t* env) {
   const Tensor& t = *n.tensor;
   int64_t off = 0;
   for (size_t k = 0; k < n.kids.size(); ++k) {
-    int64_t i = evalInt(n.kids[k], env);
+    const PNode& kid = n.kids[k];
+    int64_t i = kid.op == Op::IndexVar ? env[kid.slot] : evalInt(kid, env);  // most subscripts: no call
     if (i < 0 || i >= t.shape[k])
       throw EvalError("'" + *n.name + "' read at index " + std::to_string(i) + " outside 0.." +
                       std::to_string(t.shape[k] - 1));

@@ -76,16 +76,22 @@ oracle::Tensor decodeView(const ArgSpec& arg, const uint8_t* storage);
 // pristine storage (`storage[a]` per argument, outputs ignored).
 oracle::Bindings inputBindings(const CaseSetup& setup, const std::vector<std::vector<uint8_t>>& storage);
 
-// Calls fn(flat, logical index, storage index) for every logical cell of `a`: contiguous chunks of the
-// row-major order on up to `threads` threads. Every cell has a storage element of its own
-// (no layout repeats one), so chunks never touch the same bytes; a stride of 0 would, and
-// then one thread does it all.
-template <typename Fn>
-void forEachCell(const ArgSpec& a, unsigned threads, Fn fn) {
-  const int64_t n = a.numel();
-  unsigned t = static_cast<unsigned>(std::clamp<int64_t>(n / 65536, 1, std::max(1u, threads)));
+// The number of chunks forEachCell splits the cells of `a` into on up to `threads` threads.
+inline unsigned cellChunks(const ArgSpec& a, unsigned threads) {
+  unsigned t = static_cast<unsigned>(std::clamp<int64_t>(a.numel() / 65536, 1, std::max(1u, threads)));
   for (int64_t st : a.strides)
     if (st == 0) t = 1;
+  return t;
+}
+
+// Calls fn(chunk, flat, logical index, storage index) for every logical cell of `a`: chunk k
+// of cellChunks(a, threads) is the k-th contiguous part of the row-major order, on a thread
+// of its own. Every cell has a storage element of its own (no layout repeats one), so chunks
+// never touch the same bytes; a stride of 0 would, and then one thread does it all.
+template <typename Fn>
+void forEachCellChunked(const ArgSpec& a, unsigned threads, Fn fn) {
+  const int64_t n = a.numel();
+  const unsigned t = cellChunks(a, threads);
   auto work = [&](unsigned k) {
     const int64_t begin = n * k / t, end = n * (k + 1) / t;
     std::vector<int64_t> idx(a.shape.size(), 0);
@@ -93,11 +99,17 @@ void forEachCell(const ArgSpec& a, unsigned threads, Fn fn) {
       idx[static_cast<size_t>(d)] = rest % a.shape[static_cast<size_t>(d)];
       rest /= a.shape[static_cast<size_t>(d)];
     }
+    // The storage index follows the logical one step by step (a.storageIndex(idx) throughout).
+    int64_t at = a.storageIndex(idx);
     for (int64_t flat = begin; flat < end; ++flat) {
-      fn(flat, idx, a.storageIndex(idx));
+      fn(k, flat, idx, at);
       for (size_t d = idx.size(); d-- > 0;) {
-        if (++idx[d] < a.shape[d]) break;
+        if (++idx[d] < a.shape[d]) {
+          at += a.strides[d];
+          break;
+        }
         idx[d] = 0;
+        at -= (a.shape[d] - 1) * a.strides[d];
       }
     }
   };
@@ -105,6 +117,13 @@ void forEachCell(const ArgSpec& a, unsigned threads, Fn fn) {
   for (unsigned k = 1; k < t; ++k) pool.emplace_back(work, k);
   work(0);
   for (auto& th : pool) th.join();
+}
+
+// Calls fn(flat, logical index, storage index) for every logical cell of `a`, as
+// forEachCellChunked does.
+template <typename Fn>
+void forEachCell(const ArgSpec& a, unsigned threads, Fn fn) {
+  forEachCellChunked(a, threads, [&](unsigned, int64_t flat, const std::vector<int64_t>& idx, int64_t at) { fn(flat, idx, at); });
 }
 
 // Whether the element at storage index `i` still holds the poison pattern.

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "stdlib/numerics/double_bits.h"
+
 namespace kc::numerics {
 namespace {
 
@@ -98,31 +100,60 @@ const FloatFormat& floatFormat(DType t) {
   }
 }
 
-double eps(DType t) { return std::ldexp(1.0, 1 - floatFormat(t).precision); }
+namespace {
 
-double unitRoundoff(DType t) { return std::ldexp(1.0, -floatFormat(t).precision); }
+// The constants of every float format, computed once: callers ask per cell.
+struct Constants {
+  bool isFloat = false;
+  double eps, unitRoundoff, minNormal, minSubnormal, maxFinite;
+};
 
-double minNormal(DType t) { return std::ldexp(1.0, floatFormat(t).emin); }
-
-double minSubnormal(DType t) {
-  const FloatFormat& f = floatFormat(t);
-  return std::ldexp(1.0, f.emin - f.precision + 1);
-}
-
-double maxFinite(DType t) {
-  const FloatFormat& f = floatFormat(t);
+Constants constantsOf(const FloatFormat& f) {
+  Constants c;
+  c.isFloat = true;
+  c.eps = std::ldexp(1.0, 1 - f.precision);
+  c.unitRoundoff = std::ldexp(1.0, -f.precision);
+  c.minNormal = std::ldexp(1.0, f.emin);
+  c.minSubnormal = std::ldexp(1.0, f.emin - f.precision + 1);
   // Largest significand: all ones, less one where the all-ones pattern is the fn-format NaN.
   double significand = std::ldexp(1.0, f.precision) - (f.finiteOnly ? 2.0 : 1.0);
-  return std::ldexp(significand, f.emax - f.precision + 1);
+  c.maxFinite = std::ldexp(significand, f.emax - f.precision + 1);
+  return c;
 }
 
+const Constants& constants(DType t) {
+  static const std::array<Constants, kDTypeCount> table = [] {
+    std::array<Constants, kDTypeCount> all{};
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (isFloat(static_cast<DType>(i))) all[i] = constantsOf(floatFormat(static_cast<DType>(i)));
+    return all;
+  }();
+  const Constants& c = table[index(t)];
+  if (!c.isFloat) floatFormat(t);  // throws: not a float format
+  return c;
+}
+
+}  // namespace
+
+double eps(DType t) { return constants(t).eps; }
+
+double unitRoundoff(DType t) { return constants(t).unitRoundoff; }
+
+double minNormal(DType t) { return constants(t).minNormal; }
+
+double minSubnormal(DType t) { return constants(t).minSubnormal; }
+
+double maxFinite(DType t) { return constants(t).maxFinite; }
+
+// reference::ulp with ilogb from the exponent field (|x| >= minNormal is a normal double) and
+// the power of two from its bits.
 double ulp(DType t, double x) {
   const FloatFormat& f = floatFormat(t);
   if (!std::isfinite(x)) return std::numeric_limits<double>::quiet_NaN();
   double a = std::fabs(x);
   if (a < minNormal(t)) return minSubnormal(t);
-  int e = std::min(std::ilogb(a), f.emax);
-  return std::ldexp(1.0, e - f.precision + 1);
+  int e = std::min(bits::field(bits::of(a)) - 1023, f.emax);
+  return bits::pow2(e - f.precision + 1);
 }
 
 }  // namespace kc::numerics

@@ -1,9 +1,11 @@
 #include "stdlib/numerics/float_bits.h"
 
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 #include <string>
+
+#include "stdlib/numerics/double_bits.h"
+#include "stdlib/numerics/reference.h"
 
 namespace kc::numerics {
 namespace {
@@ -13,48 +15,35 @@ constexpr int kTf32Shift = 23 - 10;
 
 std::uint64_t ones(int n) { return n == 64 ? ~0ULL : (1ULL << n) - 1; }
 
-// The pattern of v (already a value of the format) in the format's own
-// 1 + exponentBits + fractionBits layout.
+// reference::pack for a normal double v, from its fields: the quotients reference::pack
+// truncates are the significand shifted right.
 std::uint64_t pack(const FloatFormat& f, double v) {
+  const std::uint64_t b = bits::of(v);
+  const int field = bits::field(b);
+  if (field == 0 || field == bits::kMaxField) return reference::pack(f, v);  // ±0, subnormal, Inf, NaN
   const int fb = f.fractionBits();
-  const std::uint64_t sign = std::signbit(v) ? 1 : 0;
+  const int e = field - 1023;  // ilogb(|v|)
   std::uint64_t exponent = 0, fraction = 0;
-  if (std::isnan(v)) {
-    exponent = ones(f.exponentBits);
-    fraction = f.finiteOnly ? ones(fb) : 1ULL << (fb - 1);
-  } else if (std::isinf(v)) {
-    exponent = ones(f.exponentBits);
-  } else if (v != 0.0) {
-    double a = std::fabs(v);
-    int e = std::ilogb(a);
-    if (e < f.emin) {
-      // Subnormal: the integer count of min-subnormal steps (the quotient is exact).
-      fraction = static_cast<std::uint64_t>(a / std::ldexp(1.0, f.emin - fb));
-    } else {
-      exponent = static_cast<std::uint64_t>(e + f.bias);
-      fraction = static_cast<std::uint64_t>(a / std::ldexp(1.0, e - fb)) - (1ULL << fb);
-    }
+  if (e < f.emin) {
+    const int shift = 52 - fb + (f.emin - e);  // |v| / 2^(emin-fb) = significand / 2^shift
+    fraction = shift < 64 ? bits::significand(b) >> shift : 0;
+  } else {
+    exponent = static_cast<std::uint64_t>(e + f.bias);
+    fraction = (b & bits::kFraction) >> (52 - fb);  // |v| / 2^(e-fb) less the implicit 2^fb
   }
-  return sign << (f.exponentBits + fb) | exponent << fb | fraction;
+  return (b >> 63) << (f.exponentBits + fb) | exponent << fb | fraction;
 }
 
-double unpack(const FloatFormat& f, std::uint64_t bits) {
+// reference::unpack with ldexp(m, k) as m 2^k (one exact product, as the value is a double).
+double unpack(const FloatFormat& f, std::uint64_t b) {
   const int fb = f.fractionBits();
-  const bool negative = (bits >> (f.exponentBits + fb)) & 1;
-  const std::uint64_t exponent = (bits >> fb) & ones(f.exponentBits);
-  const std::uint64_t fraction = bits & ones(fb);
-  double a;
-  if (exponent == ones(f.exponentBits) && !f.finiteOnly) {
-    a = fraction == 0 ? HUGE_VAL : std::numeric_limits<double>::quiet_NaN();
-  } else if (exponent == ones(f.exponentBits) && fraction == ones(fb)) {
-    a = std::numeric_limits<double>::quiet_NaN();
-  } else if (exponent == 0) {
-    a = std::ldexp(static_cast<double>(fraction), f.emin - fb);
-  } else {
-    double significand = static_cast<double>((1ULL << fb) | fraction);
-    a = std::ldexp(significand, static_cast<int>(exponent) - f.bias - fb);
-  }
-  return negative ? -a : a;
+  const std::uint64_t exponent = (b >> fb) & ones(f.exponentBits);
+  const std::uint64_t fraction = b & ones(fb);
+  if (exponent == ones(f.exponentBits)) return reference::unpack(f, b);  // Inf, NaN, e4m3fn's top binade
+  double a = exponent == 0 ? static_cast<double>(fraction) * bits::pow2(f.emin - fb)
+                           : static_cast<double>((1ULL << fb) | fraction) *
+                                 bits::pow2(static_cast<int>(exponent) - f.bias - fb);
+  return (b >> (f.exponentBits + fb)) & 1 ? -a : a;
 }
 
 std::uint64_t tf32ToF32Bits(std::uint64_t packed) {

@@ -2,57 +2,42 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
+
+#include "stdlib/numerics/double_bits.h"
+#include "stdlib/numerics/reference.h"
 
 namespace kc::numerics {
 namespace {
 
-// Nearest integer to m, ties to even. Exact: floor and the subtraction are exact in double.
-double roundHalfEven(double m) {
-  double f = std::floor(m);
-  double rest = m - f;
-  if (rest > 0.5 || (rest == 0.5 && std::fmod(f, 2.0) != 0.0)) f += 1.0;
-  return f;
-}
-
-double overflowed(const FloatFormat& f, DType t, Overflow mode) {
-  if (mode == Overflow::Saturate) return maxFinite(t);
-  return f.finiteOnly ? std::numeric_limits<double>::quiet_NaN()
-                      : std::numeric_limits<double>::infinity();
-}
-
+// reference::roundTo's float rounding by integer arithmetic on the bits of a normal double
+// x: the same quantum, the same scaled significand |x| / quantum (here an integer shifted
+// right by s bits), rounded half to even, times the same quantum.
 double roundToFloat(DType t, double x, Overflow mode) {
+  const std::uint64_t b = bits::of(x);
+  const int field = bits::field(b);
+  if (field == 0 || field == bits::kMaxField) return reference::roundTo(t, x, mode);  // ±0, subnormal, Inf, NaN
   const FloatFormat& f = floatFormat(t);
-  if (std::isnan(x) || x == 0.0) return x;
-  if (std::isinf(x)) {
-    if (mode == Overflow::Ieee && !f.finiteOnly) return x;
-    return std::copysign(overflowed(f, t, mode), x);
+  const int e = field - 1023;                                 // ilogb(|x|)
+  const int eq = std::max(e, f.emin) - f.precision + 1;       // the quantum is 2^eq
+  const int s = eq - (e - 52);                                // >= 0: p <= 53
+  const std::uint64_t m = bits::significand(b);               // |x| = m 2^(e-52)
+  std::uint64_t k = 0;                                        // round(|x| / 2^eq); 0 when s >= 64
+  if (s == 0) {
+    k = m;
+  } else if (s < 64) {
+    k = m >> s;
+    const std::uint64_t rest = m & ((1ULL << s) - 1), half = 1ULL << (s - 1);
+    if (rest > half || (rest == half && (k & 1))) ++k;
   }
-  double a = std::fabs(x);
-  // The quantum of the binade of a (the subnormal quantum below 2^emin). Division by a power
-  // of two is exact, so a / quantum is the exact scaled significand (< 2^p), and the product
-  // back is exact too.
-  int e = std::max(std::ilogb(a), f.emin);
-  double quantum = std::ldexp(1.0, e - f.precision + 1);
-  double r = roundHalfEven(a / quantum) * quantum;
-  if (r > maxFinite(t)) r = overflowed(f, t, mode);
+  const double r = static_cast<double>(k) * bits::pow2(eq);
+  if (r > maxFinite(t)) return reference::roundTo(t, x, mode);  // overflow: the mode decides
   return std::copysign(r, x);
-}
-
-double roundToInteger(DType t, double x) {
-  if (std::isnan(x)) return 0.0;
-  double lo = static_cast<double>(intMin(t));
-  double hi = static_cast<double>(intMax(t));  // I64: 2^63 after rounding, clamped below
-  if (x <= lo) return lo;
-  if (x >= hi) return t == DType::I64 ? std::nextafter(hi, 0.0) : hi;
-  return roundHalfEven(x) + 0.0;  // + 0.0 turns -0 into +0: integers have no signed zero
 }
 
 }  // namespace
 
 double roundTo(DType t, double x, Overflow mode) {
-  if (t == DType::Bool) return x == 0.0 ? 0.0 : 1.0;
-  if (isInteger(t)) return roundToInteger(t, x);
+  if (!isFloat(t)) return reference::roundTo(t, x, mode);
   return roundToFloat(t, x, mode);
 }
 
