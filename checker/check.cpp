@@ -78,7 +78,7 @@ Repro reproFor(const Job& job, const CaseResult& r, const std::string& digest, c
 // allclose harness's prefillReference).
 void prefillWithReference(const sema::ContractInfo& ct, const run::CaseSetup& s,
                           std::vector<std::vector<uint8_t>>& storage, unsigned threads) {
-  oracle::OracleResult r = oracle::evalOracle(ct, run::inputBindings(s, storage), {threads});
+  oracle::OracleResult r = oracle::evalOracle(ct, run::inputBindings(s, storage, threads), {threads});
   for (size_t a = 0; a < s.args.size(); ++a) {
     const run::ArgSpec& spec = s.args[a];
     auto it = r.oracle.find(spec.name);
@@ -194,7 +194,7 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     run::PhaseTimer inputsTimer(ph ? &ph->inputs : nullptr);
     try {
       for (size_t a = 0; a < setup.args.size(); ++a) {
-        storage.push_back(run::makeStorage(setup, plan, c, a, c.seeds[k]));
+        storage.push_back(run::makeStorage(setup, plan, c, a, c.seeds[k], opts.threads));
         if (!setup.args[a].output) inputsOnly.push_back(storage.back());
       }
       if (opts.allclose && opts.allclose->prefillReference) prefillWithReference(*job.contract, setup, storage, opts.threads);

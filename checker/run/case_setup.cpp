@@ -243,7 +243,7 @@ bool hasSpecialValues(const plan::Plan& plan, const plan::Case& c, const std::st
 }
 
 std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, const plan::Case& c, size_t index,
-                                 uint64_t seed) {
+                                 uint64_t seed, unsigned threadsAsked) {
   const ArgSpec& a = s.args.at(index);
   std::vector<uint8_t> poison = poisonPattern(a.dtype);
   std::vector<uint8_t> out(a.storageBytes());
@@ -255,7 +255,7 @@ std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, con
   int64_t n = a.numel();
   std::vector<double> cells(static_cast<size_t>(n));
   // Every cell is a pure function of its index: the bytes do not depend on the thread count.
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = threadsAsked ? threadsAsked : std::max(1u, std::thread::hardware_concurrency());
   values::fill(spec, a.dtype, seed, index, cells, threads);
   if (dist->special) {
     // Which cells turn special: a uniform draw per cell from the tensor's own stream
@@ -300,9 +300,9 @@ std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, con
   return out;
 }
 
-oracle::Tensor decodeView(const ArgSpec& a, const uint8_t* storage) {
+oracle::Tensor decodeView(const ArgSpec& a, const uint8_t* storage, unsigned threads) {
   oracle::Tensor t(a.shape);
-  forEachCell(a, std::max(1u, std::thread::hardware_concurrency()),
+  forEachCell(a, threads ? threads : std::max(1u, std::thread::hardware_concurrency()),
               [&](int64_t flat, const std::vector<int64_t>&, int64_t at) { t.data[static_cast<size_t>(flat)] = loadElement(a, storage, at); });
   return t;
 }
@@ -318,12 +318,13 @@ bool isPoison(const ArgSpec& a, const uint8_t* storage, int64_t i) {
   return std::memcmp(storage + static_cast<size_t>(i) * p.size(), p.data(), p.size()) == 0;
 }
 
-oracle::Bindings inputBindings(const CaseSetup& setup, const std::vector<std::vector<uint8_t>>& storage) {
+oracle::Bindings inputBindings(const CaseSetup& setup, const std::vector<std::vector<uint8_t>>& storage,
+                               unsigned threads) {
   oracle::Bindings b;
   b.dims = setup.dims;
   b.dtypes = setup.dtypes;
   for (size_t a = 0; a < setup.args.size(); ++a)
-    if (!setup.args[a].output) b.inputs[setup.args[a].name] = decodeView(setup.args[a], storage[a].data());
+    if (!setup.args[a].output) b.inputs[setup.args[a].name] = decodeView(setup.args[a], storage[a].data(), threads);
   return b;
 }
 

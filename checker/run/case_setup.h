@@ -58,9 +58,10 @@ std::vector<uint8_t> canaryPattern();  // 0xC3 0x3C ...
 
 // The storage bytes of input `arg` for `seed`: the view's cells drawn from its distribution,
 // rounded to the dtype; gaps (padding, offset) poisoned so a kernel that ignores the strides
-// reads NaN. Outputs get poison everywhere.
+// reads NaN. Outputs get poison everywhere. Generated on `threads` threads (0: the machine's);
+// the bytes do not depend on the count.
 std::vector<uint8_t> makeStorage(const CaseSetup& setup, const plan::Plan& plan, const plan::Case& c, size_t arg,
-                                 uint64_t seed);
+                                 uint64_t seed, unsigned threads = 0);
 
 // The fill of input `arg` without its special values: cell f (row-major logical flat index)
 // of the input holds values::cellValue(spec, dtype, values::streamKey(seed, arg), f) unless
@@ -69,12 +70,14 @@ std::vector<uint8_t> makeStorage(const CaseSetup& setup, const plan::Plan& plan,
 values::FillSpec inputFill(const CaseSetup& setup, const plan::Plan& plan, const plan::Case& c, size_t arg);
 bool hasSpecialValues(const plan::Plan& plan, const plan::Case& c, const std::string& input);
 
-// The view of a storage as an f64 oracle tensor (exact: every dtype value is a double).
-oracle::Tensor decodeView(const ArgSpec& arg, const uint8_t* storage);
+// The view of a storage as an f64 oracle tensor (exact: every dtype value is a double), on
+// `threads` threads (0: the machine's).
+oracle::Tensor decodeView(const ArgSpec& arg, const uint8_t* storage, unsigned threads = 0);
 
 // The oracle's bindings for a case: its dims and dtypes, and every input decoded from its
 // pristine storage (`storage[a]` per argument, outputs ignored).
-oracle::Bindings inputBindings(const CaseSetup& setup, const std::vector<std::vector<uint8_t>>& storage);
+oracle::Bindings inputBindings(const CaseSetup& setup, const std::vector<std::vector<uint8_t>>& storage,
+                               unsigned threads = 0);
 
 // The number of chunks forEachCell splits the cells of `a` into on up to `threads` threads.
 inline unsigned cellChunks(const ArgSpec& a, unsigned threads) {

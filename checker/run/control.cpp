@@ -94,7 +94,7 @@ void attributeByControl(const ControlRun& in, report::CaseResult& result) {
   try {
     CaseSetup setup = setupCase(*in.contract, *in.plan, *control);
     std::vector<std::vector<uint8_t>> storage;
-    for (size_t a = 0; a < setup.args.size(); ++a) storage.push_back(makeStorage(setup, *in.plan, *control, a, in.seed));
+    for (size_t a = 0; a < setup.args.size(); ++a) storage.push_back(makeStorage(setup, *in.plan, *control, a, in.seed, in.threads));
     WorkerRequest wr = in.worker;
     wr.setup = &setup;
     wr.storage = storage;

@@ -58,7 +58,7 @@ bool reportsPrecondition(const sema::ContractInfo& ct) {
 // evaluated).
 std::string brokenPrecondition(const JudgeInput& in) {
   const sema::ContractInfo& ct = *in.contract;
-  oracle::Bindings b = inputBindings(*in.setup, *in.storage);
+  oracle::Bindings b = inputBindings(*in.setup, *in.storage, in.threads);
   try {
     oracle::OracleResult r = oracle::evalOracle(ct, b, {in.threads});
     for (const auto& pre : ct.pre)
@@ -214,9 +214,9 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
   // 3. The oracle over the pristine inputs; the outputs of launch 1.
   harnessTimer.stop();
   PhaseTimer oracleTimer(in.phases ? &in.phases->oracle : nullptr);
-  oracle::Bindings b = inputBindings(s, *in.storage);
+  oracle::Bindings b = inputBindings(s, *in.storage, in.threads);
   for (size_t a = 0; a < s.args.size(); ++a)
-    if (s.args[a].output) b.outputs[s.args[a].name] = decodeView(s.args[a], storageOf(L.images[a][0]));
+    if (s.args[a].output) b.outputs[s.args[a].name] = decodeView(s.args[a], storageOf(L.images[a][0]), in.threads);
   oracle::OracleResult r;
   try {
     r = oracle::evalOracle(ct, b, {in.threads});

@@ -259,7 +259,7 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   sub->add_option("--shard", gCheck.shard, "Run every N-th case starting at I (I/N), to split a suite over machines");
   sub->add_option("--timeout", gCheck.run.timeoutSeconds, "Seconds one run of a case may take before it is killed (default 10)");
   sub->add_option("--max-memory", gCheck.maxMemory, "Host memory a case may use, e.g. 512M or 4G (default 4G); larger cases are SKIPPED");
-  sub->add_option("--threads", gCheck.run.threads, "Threads of the f64 oracle (default: the hardware threads of this machine)");
+  sub->add_option("--threads", gCheck.run.threads, "Threads of the host side: input generation, decoding, the f64 oracle and the judge's scans (default: the hardware threads of this machine)");
   sub->add_option("--stream-cells", gCheck.run.streamCells,
                   "Run every case on the streamed path of large cases (device-side poison, canaries and repeats; the oracle "
                   "on about N sampled cells), as cases too large for host memory run on a GPU; also KC_STREAM_CELLS");
