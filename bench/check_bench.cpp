@@ -170,18 +170,15 @@ int main(int argc, char** argv) {
       Target t{"standard check (--op " + std::string(argv[i + 1]) + ")", {}};
       t.job.op = argv[i + 1];
       t.job.impl = argv[i + 2];
-      t.job.backend = backend;
       targets.push_back(std::move(t));
       i += 2;
     } else if (a.rfind("--", 0) != 0 && i + 1 < argc) {
       Target t{"contract " + a, {}};
       t.job.targets = {a};
       t.job.impl = argv[++i];
-      t.job.backend = backend;
       targets.push_back(std::move(t));
     } else return usage();
   }
-  for (Target& t : targets) t.job.backend = backend;  // --backend may come after the kernels
   std::string root = kc::stdlib::sourceRoot();
   if (targets.empty()) {
     std::string ext = backend == "cuda" ? ".cu" : ".c";
@@ -196,17 +193,16 @@ int main(int argc, char** argv) {
       Target t{"standard check (--op " + std::string(op) + ")", {}};
       t.job.op = op;
       t.job.impl = impl + ":" + entry;
-      t.job.backend = backend;
       targets.push_back(t);
       if (own) {
         Target o{"own contract", {}, false};
         o.job.targets = {dir + op + ".kcontract"};
         o.job.impl = impl;
-        o.job.backend = backend;
         targets.push_back(o);
       }
     }
   }
+  for (Target& t : targets) t.job.backend = backend;  // --backend may come after the kernels
   std::printf("check_bench: backend %s; full check (every planned f32 case) vs allclose (5 seeds, one friendly shape "
               "of the same contract); compilation excluded\n", backend.c_str());
   bool allMet = true;

@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "checker/oracle/evaluator.h"
 #include "checker/oracle/tensor.h"
+#include "checker/run/chunks.h"
 #include "compiler/plan/plan.h"
 #include "compiler/sema/model.h"
 #include "stdlib/numerics/dtype.h"
@@ -93,10 +93,9 @@ inline unsigned cellChunks(const ArgSpec& a, unsigned threads) {
 // never touch the same bytes; a stride of 0 would, and then one thread does it all.
 template <typename Fn>
 void forEachCellChunked(const ArgSpec& a, unsigned threads, Fn fn) {
-  const int64_t n = a.numel();
-  const unsigned t = cellChunks(a, threads);
-  auto work = [&](unsigned k) {
-    const int64_t begin = n * k / t, end = n * (k + 1) / t;
+  // cellChunks(a, threads) chunks: forEachChunk makes exactly that many of numel() cells.
+  forEachChunk(static_cast<size_t>(a.numel()), cellChunks(a, threads), [&](unsigned k, size_t first, size_t last) {
+    const int64_t begin = static_cast<int64_t>(first), end = static_cast<int64_t>(last);
     std::vector<int64_t> idx(a.shape.size(), 0);
     for (int64_t rest = begin, d = static_cast<int64_t>(idx.size()) - 1; d >= 0; --d) {
       idx[static_cast<size_t>(d)] = rest % a.shape[static_cast<size_t>(d)];
@@ -115,11 +114,7 @@ void forEachCellChunked(const ArgSpec& a, unsigned threads, Fn fn) {
         at -= (a.shape[d] - 1) * a.strides[d];
       }
     }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned k = 1; k < t; ++k) pool.emplace_back(work, k);
-  work(0);
-  for (auto& th : pool) th.join();
+  });
 }
 
 // Calls fn(flat, logical index, storage index) for every logical cell of `a`, as

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstring>
 #include <set>
-#include <thread>
 
 #include "checker/oracle/evaluator.h"
 #include "checker/run/chunks.h"
@@ -307,22 +306,18 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     out.compared += y.numel();
     // The largest error over every cell, in chunks over the oracle's threads.
     const size_t cellsN = static_cast<size_t>(y.numel());
-    const unsigned n = static_cast<unsigned>(std::min<size_t>(std::max(1u, in.threads), std::max<size_t>(1, cellsN / 65536)));
+    const unsigned n = rangeChunks(cellsN, in.threads);
     std::vector<double> maxAbs(n, 0.0), maxUlps(n, 0.0);
-    auto scan = [&](unsigned t) {
+    forEachChunk(cellsN, in.threads, [&](unsigned t, size_t begin, size_t end) {
       // In locals: threads storing to neighbouring elements per cell fight over one cache line.
       double abs = 0.0, ulps = 0.0;
-      for (size_t i = cellsN * t / n; i < cellsN * (t + 1) / n; ++i) {
+      for (size_t i = begin; i < end; ++i) {
         abs = std::max(abs, absError(y.data[i], ystar.data[i]));
         ulps = std::max(ulps, ulpsBetween(spec.dtype, y.data[i], ystar.data[i]));
       }
       maxAbs[t] = abs;
       maxUlps[t] = ulps;
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < n; ++t) pool.emplace_back(scan, t);
-    scan(0);
-    for (auto& th : pool) th.join();
+    });
     for (unsigned t = 0; t < n; ++t) {
       out.maxAbsError = std::max(out.maxAbsError, maxAbs[t]);
       out.maxUlps = std::max(out.maxUlps, maxUlps[t]);
