@@ -1,8 +1,8 @@
 #pragma once
 // Asks a question in a short-lived child process and returns its answer as text: for the
 // questions the checker process must not ask itself, because the runtime that answers them
-// does not survive fork() (the checker forks a worker per case afterwards). The OpenCL
-// backend's probe uses it (docs/backends.md, "The OpenCL backend").
+// does not survive fork() (the checker forks a worker per case afterwards). The OpenCL and
+// CUDA backends' probes use it (docs/backends.md, "The OpenCL backend").
 #include <functional>
 #include <string>
 

@@ -96,20 +96,47 @@ void prefillWithReference(const sema::ContractInfo& ct, const run::CaseSetup& s,
   }
 }
 
-// Runs every seed of one case (or the one a replay asks for); the first seed that does not
-// pass decides, and a case passes when some seed passed and none failed.
-CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, backend::Backend& be,
-                   const backend::Prepared& prepared, run::Worker& worker, const RunOptions& opts) {
-  auto start = std::chrono::steady_clock::now();
-  CaseResult r = describe(job, plan, c, opts);
-  auto finish = [&](CaseResult& res) {
-    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
+// One case on its way to a result: what each step leaves for the next.
+struct CaseRun {
+  CaseRun(const Job& job, const plan::Plan& plan, const plan::Case& c, backend::Backend& be,
+          const backend::Prepared& prepared, run::Worker& worker, const RunOptions& opts)
+      : job(job), plan(plan), c(c), be(be), prepared(prepared), worker(worker), opts(opts) {}
+
+  const Job& job;
+  const plan::Plan& plan;
+  const plan::Case& c;
+  backend::Backend& be;
+  const backend::Prepared& prepared;
+  run::Worker& worker;
+  const RunOptions& opts;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  CaseResult r;
+  bool streamed = false;  // through the streamed path (big_case.h)
+  run::PhaseTimes* ph = opts.phases;
+  run::CaseSetup setup;
+  run::BigCaseRequest big;  // when streamed
+
+  CaseResult run();
+  void finish(CaseResult& res) const;
+  // Each returns the case's result when the step settles it.
+  std::optional<CaseResult> tooLarge();
+  std::optional<CaseResult> build();
+  std::optional<CaseResult> streamedObstacle();
+  // One seed on the host path: inputs, the worker's launches, the sub-batch check, the judge
+  // and the control runs. False when the inputs could not be generated (`attempt` says why).
+  bool runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uint8_t>>& inputsOnly);
+};
+
+void CaseRun::finish(CaseResult& res) const {
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::optional<CaseResult> CaseRun::tooLarge() {
   uint64_t need = caseHostBytes(c);
   // Too large for the host: the streamed path where the backend's memory is its own (a
   // GPU's); --stream-cells forces that path on any case (CI runs it against the normal one).
   // (Not for calibration's plain allclose harness, which judges every cell on the host.)
-  bool streamed = !opts.allclose && (opts.streamCells > 0 || (need > opts.maxCaseBytes && be.separateMemory()));
+  streamed = !opts.allclose && (opts.streamCells > 0 || (need > opts.maxCaseBytes && be.separateMemory()));
   // Too large and not streamed onto memory of the backend's own (host buffers would be host memory too).
   if (need > opts.maxCaseBytes && !(streamed && be.separateMemory())) {
     r.verdict = Verdict::Skipped;
@@ -118,9 +145,11 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     finish(r);
     return r;
   }
-  run::PhaseTimes* ph = opts.phases;
+  return std::nullopt;
+}
+
+std::optional<CaseResult> CaseRun::build() {
   run::PhaseTimer setupTimer(ph ? &ph->setup : nullptr);
-  run::CaseSetup setup;
   try {
     setup = run::setupCase(*job.contract, plan, c);
   } catch (const std::exception& e) {
@@ -130,36 +159,98 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
     return r;
   }
   setupTimer.stop();
-  run::BigCaseRequest big;
-  if (streamed) {
-    big.contract = job.contract;
-    big.plan = &plan;
-    big.kase = &c;
-    big.setup = &setup;
-    big.backend = &be;
-    big.prepared = prepared;
-    big.entry = job.kernel.entry;
-    big.repeats = r.repeats;
-    // --timeout is for the kernel; generating, copying and checking tens of GiB on the
-    // device takes its own time: 2 s per GiB of the case's tensors.
-    big.timeoutSeconds = opts.timeoutSeconds + 2.0 * static_cast<double>(c.memoryBytes) / static_cast<double>(1ull << 30);
-    big.sampleCells = opts.streamCells > 0 ? opts.streamCells : std::max<int64_t>(c.cells.sample, 1000);
-    big.maxHostBytes = opts.maxCaseBytes;
-    big.threads = opts.threads;
-    big.seed = c.seeds.empty() ? 0 : c.seeds.front();
-    std::string obstacle;
-    try {
-      obstacle = run::bigCaseObstacle(big);
-    } catch (const std::exception& e) {
-      obstacle = std::string("the streamed case path cannot build the case: ") + e.what();
-    }
-    if (!obstacle.empty()) {
-      r.verdict = Verdict::Skipped;
-      r.reason = obstacle;
-      finish(r);
-      return r;
-    }
+  return std::nullopt;
+}
+
+std::optional<CaseResult> CaseRun::streamedObstacle() {
+  big.contract = job.contract;
+  big.plan = &plan;
+  big.kase = &c;
+  big.setup = &setup;
+  big.backend = &be;
+  big.prepared = prepared;
+  big.entry = job.kernel.entry;
+  big.repeats = r.repeats;
+  // --timeout is for the kernel; generating, copying and checking tens of GiB on the
+  // device takes its own time: 2 s per GiB of the case's tensors.
+  big.timeoutSeconds = opts.timeoutSeconds + 2.0 * static_cast<double>(c.memoryBytes) / static_cast<double>(1ull << 30);
+  big.sampleCells = opts.streamCells > 0 ? opts.streamCells : std::max<int64_t>(c.cells.sample, 1000);
+  big.maxHostBytes = opts.maxCaseBytes;
+  big.threads = opts.threads;
+  big.seed = c.seeds.empty() ? 0 : c.seeds.front();
+  std::string obstacle;
+  try {
+    obstacle = run::bigCaseObstacle(big);
+  } catch (const std::exception& e) {
+    obstacle = std::string("the streamed case path cannot build the case: ") + e.what();
   }
+  if (!obstacle.empty()) {
+    r.verdict = Verdict::Skipped;
+    r.reason = obstacle;
+    finish(r);
+    return r;
+  }
+  return std::nullopt;
+}
+
+bool CaseRun::runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uint8_t>>& inputsOnly) {
+  std::vector<std::vector<uint8_t>> storage;
+  run::PhaseTimer inputsTimer(ph ? &ph->inputs : nullptr);
+  try {
+    for (size_t a = 0; a < setup.args.size(); ++a) {
+      storage.push_back(run::makeStorage(setup, plan, c, a, c.seeds[k], opts.threads));
+      if (!setup.args[a].output) inputsOnly.push_back(storage.back());
+    }
+    if (opts.allclose && opts.allclose->prefillReference) prefillWithReference(*job.contract, setup, storage, opts.threads);
+  } catch (const std::exception& e) {
+    attempt.verdict = Verdict::Error;
+    attempt.reason = std::string("the inputs cannot be generated: ") + e.what();
+    return false;
+  }
+  inputsTimer.stop();
+  run::WorkerRequest wr;
+  wr.backend = &be;
+  wr.prepared = prepared;
+  wr.entry = job.kernel.entry;
+  wr.setup = &setup;
+  wr.storage = storage;
+  wr.repeats = attempt.repeats;
+  wr.timeoutSeconds = opts.timeoutSeconds;
+  wr.deviceSync = opts.allclose && opts.allclose->deviceSync;
+  wr.perturb = opts.allclose ? "none" : c.perturb;  // a plain allclose harness perturbs nothing
+  wr.worker = &worker;
+  run::LaunchRecord rec;
+  run::PhaseTimer workerTimer(ph ? &ph->worker : nullptr);
+  try {
+    rec = run::runInWorker(wr);
+  } catch (const std::exception& e) {
+    rec.status = run::LaunchStatus::Error;
+    rec.message = e.what();
+  }
+  workerTimer.stop();
+  std::optional<run::BatchFinding> batch;
+  run::PhaseTimer batchTimer(ph ? &ph->batch : nullptr);
+  if (c.perturb == "sub_batch" && !opts.allclose && rec.status == run::LaunchStatus::Ok)
+    if (auto dim = plan::batchDim(*job.contract->kernel)) batch = run::checkSubBatches(*job.contract->kernel, wr, rec, *dim);
+  batchTimer.stop();
+  run::JudgeInput in{job.contract, &plan, &c, &setup, &storage, &rec, opts.threads, opts.allclose};
+  if (batch) in.batch = &*batch;
+  in.phases = ph;
+  run::judge(in, attempt);
+  attempt.perturbation = rec.perturbation;
+  run::PhaseTimer controlTimer(ph ? &ph->control : nullptr);
+  if (!opts.allclose) run::attributeByControl(run::ControlRun{job.contract, &plan, &c, c.seeds[k], wr, opts.threads}, attempt);
+  return true;
+}
+
+// Runs every seed of one case (or the one a replay asks for); the first seed that does not
+// pass decides, and a case passes when some seed passed and none failed.
+CaseResult CaseRun::run() {
+  r = describe(job, plan, c, opts);
+  if (auto settled = tooLarge()) return *settled;
+  if (auto settled = build()) return *settled;
+  if (streamed)
+    if (auto settled = streamedObstacle()) return *settled;
   bool anyPass = false;
   CaseResult lastMistrusted, passed;
   for (size_t k = 0; k < c.seeds.size(); ++k) {
@@ -189,54 +280,11 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
       finish(attempt);
       return attempt;
     }
-    std::vector<std::vector<uint8_t>> storage;
     std::vector<std::vector<uint8_t>> inputsOnly;
-    run::PhaseTimer inputsTimer(ph ? &ph->inputs : nullptr);
-    try {
-      for (size_t a = 0; a < setup.args.size(); ++a) {
-        storage.push_back(run::makeStorage(setup, plan, c, a, c.seeds[k], opts.threads));
-        if (!setup.args[a].output) inputsOnly.push_back(storage.back());
-      }
-      if (opts.allclose && opts.allclose->prefillReference) prefillWithReference(*job.contract, setup, storage, opts.threads);
-    } catch (const std::exception& e) {
-      attempt.verdict = Verdict::Error;
-      attempt.reason = std::string("the inputs cannot be generated: ") + e.what();
+    if (!runSeed(k, attempt, inputsOnly)) {
       finish(attempt);
       return attempt;
     }
-    inputsTimer.stop();
-    run::WorkerRequest wr;
-    wr.backend = &be;
-    wr.prepared = prepared;
-    wr.entry = job.kernel.entry;
-    wr.setup = &setup;
-    wr.storage = storage;
-    wr.repeats = attempt.repeats;
-    wr.timeoutSeconds = opts.timeoutSeconds;
-    wr.deviceSync = opts.allclose && opts.allclose->deviceSync;
-    wr.perturb = opts.allclose ? "none" : c.perturb;  // a plain allclose harness perturbs nothing
-    wr.worker = &worker;
-    run::LaunchRecord rec;
-    run::PhaseTimer workerTimer(ph ? &ph->worker : nullptr);
-    try {
-      rec = run::runInWorker(wr);
-    } catch (const std::exception& e) {
-      rec.status = run::LaunchStatus::Error;
-      rec.message = e.what();
-    }
-    workerTimer.stop();
-    std::optional<run::BatchFinding> batch;
-    run::PhaseTimer batchTimer(ph ? &ph->batch : nullptr);
-    if (c.perturb == "sub_batch" && !opts.allclose && rec.status == run::LaunchStatus::Ok)
-      if (auto dim = plan::batchDim(*job.contract->kernel)) batch = run::checkSubBatches(*job.contract->kernel, wr, rec, *dim);
-    batchTimer.stop();
-    run::JudgeInput in{job.contract, &plan, &c, &setup, &storage, &rec, opts.threads, opts.allclose};
-    if (batch) in.batch = &*batch;
-    in.phases = ph;
-    run::judge(in, attempt);
-    attempt.perturbation = rec.perturbation;
-    run::PhaseTimer controlTimer(ph ? &ph->control : nullptr);
-    if (!opts.allclose) run::attributeByControl(run::ControlRun{job.contract, &plan, &c, c.seeds[k], wr, opts.threads}, attempt);
     if (attempt.verdict == Verdict::Pass) {
       anyPass = true;
       r.perturbation = attempt.perturbation;
@@ -262,6 +310,11 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
   }
   finish(r);
   return r;
+}
+
+CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, backend::Backend& be,
+                   const backend::Prepared& prepared, run::Worker& worker, const RunOptions& opts) {
+  return CaseRun(job, plan, c, be, prepared, worker, opts).run();
 }
 
 }  // namespace

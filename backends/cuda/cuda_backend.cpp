@@ -16,8 +16,10 @@
 #include <filesystem>
 #include <optional>
 
+#include "backends/child_query.h"
 #include "backends/cuda/support/kc_cuda_support.h"
 #include "backends/host/compile_cache.h"
+#include "backends/kernel_library.h"
 #include "stdlib/stdlib_path.h"
 
 namespace kc::backend {
@@ -145,65 +147,23 @@ const DeviceInfo& queryDevice() {
   static std::optional<DeviceInfo> cached;
   if (cached) return *cached;
   DeviceInfo d;
-  int fds[2];
-  if (pipe(fds) != 0) {
-    d.reason = std::string("cannot probe for a CUDA device: pipe: ") + std::strerror(errno);
-    return *(cached = d);
-  }
-  std::fflush(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    d.reason = std::string("cannot probe for a CUDA device: fork: ") + std::strerror(errno);
-    return *(cached = d);
-  }
-  if (pid == 0) {  // the probe child: ask, write, leave without running any exit handler
-    close(fds[0]);
-    ProbeWire w;
-    askDevice(w);
-    const char* p = reinterpret_cast<const char*>(&w);
-    size_t left = sizeof w;
-    while (left > 0) {
-      ssize_t n = write(fds[1], p, left);
-      if (n <= 0) break;
-      p += n;
-      left -= static_cast<size_t>(n);
-    }
-    _exit(0);
-  }
-  close(fds[1]);
+  const std::string what = "the CUDA device probe";
+  ChildAnswer a = askInChild(
+      [] {
+        ProbeWire w;
+        askDevice(w);
+        return std::string(reinterpret_cast<const char*>(&w), sizeof w);
+      },
+      kProbeTimeoutSeconds, what);
   ProbeWire w;
-  char* p = reinterpret_cast<char*>(&w);
-  size_t got = 0;
-  bool timedOut = false;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kProbeTimeoutSeconds);
-  while (got < sizeof w) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0) {
-      timedOut = true;
-      break;
-    }
-    pollfd pfd{fds[0], POLLIN, 0};
-    int ready = poll(&pfd, 1, static_cast<int>(std::min<long long>(left, 1000)));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;
-    ssize_t n = read(fds[0], p + got, sizeof w - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // the child is gone
-    got += static_cast<size_t>(n);
-  }
-  close(fds[0]);
-  if (timedOut) kill(pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timedOut) {
-    d.reason = "the CUDA device probe gave no answer within " + std::to_string(kProbeTimeoutSeconds) + " s";
-  } else if (got < sizeof w || !w.filled) {
-    d.reason = WIFSIGNALED(status) ? "the CUDA device probe died on signal " + std::to_string(WTERMSIG(status)) + " (" +
-                                         strsignal(WTERMSIG(status)) + ")"
-                                   : "the CUDA device probe exited without an answer";
+  if (a.answered && a.text.size() == sizeof w) std::memcpy(&w, a.text.data(), sizeof w);
+  const std::string cannotAsk = "cannot ask " + what + ": ";  // no pipe, no fork
+  if (!a.answered && a.failure.rfind(cannotAsk, 0) == 0) {
+    d.reason = "cannot probe for a CUDA device: " + a.failure.substr(cannotAsk.size());
+  } else if (!a.answered) {
+    d.reason = a.failure;
+  } else if (a.text.size() != sizeof w || !w.filled) {
+    d.reason = what + " exited without an answer";
   } else {
     d = interpret(w);
   }
@@ -230,11 +190,6 @@ fs::path onPath(const std::string& program) {
 
 }  // namespace
 
-CudaBackend::~CudaBackend() {
-  // Nothing is released: in the checker process nothing was ever acquired (no CUDA call
-  // runs there), and the worker leaves through _exit, which tears its context down.
-}
-
 std::string CudaBackend::nvccPath() {
   if (const char* c = std::getenv("CUDACXX"); c && *c) return c;
   if (isExecutable("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
@@ -251,16 +206,13 @@ Availability CudaBackend::probe() {
 }
 
 Prepared CudaBackend::prepare(const KernelRef& kernel) {
+  if (auto prebuilt = prebuiltLibrary(kernel)) return *prebuilt;
   std::string ext = fs::path(kernel.path).extension().string();
-  if (ext == ".so") {
-    if (!fs::is_regular_file(kernel.path)) throw BackendError("no kernel library '" + kernel.path + "'");
-    return {kernel.path, true};
-  }
   if (ext != ".cu") throw BackendError("the CUDA backend builds .cu sources or loads .so files; not '" + kernel.path + "'");
   // The architecture comes from the device (queried in the probe child, never here).
   const DeviceInfo& d = queryDevice();
   if (!d.available) throw BackendError(d.reason);
-  std::string include = (fs::path(stdlib::sourceRoot()) / "include").string();
+  std::string include = abiIncludeDir();
   CompileRequest r;
   r.source = kernel.path;
   r.kind = "cuda";
@@ -291,13 +243,9 @@ void CudaBackend::load(const Prepared& prepared, const std::string& entry) {
   e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
   if (e != cudaSuccess) throw BackendError("CUDA: cannot create the kernel's stream: " + describe(e));
   stream_ = s;
-  // RTLD_LOCAL: two kernels with the same helper names never see each other's symbols. A
-  // kernel built by nvcc carries its own (static) CUDA runtime; both runtimes share the
+  // A kernel built by nvcc carries its own (static) CUDA runtime; both runtimes share the
   // device's primary context, so pointers and the stream pass between them.
-  library_ = dlopen(prepared.artefact.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!library_) throw BackendError(std::string("cannot load '") + prepared.artefact + "': " + dlerror());
-  entry_ = reinterpret_cast<kc_entry_fn>(dlsym(library_, entry.c_str()));
-  if (!entry_) throw BackendError("'" + prepared.artefact + "' has no entry point '" + entry + "'");
+  kernel_ = loadKernelLibrary(prepared, entry);
 }
 
 void* CudaBackend::allocate(size_t bytes) {
@@ -362,7 +310,7 @@ int CudaBackend::launch(kc_tensor* args, int32_t nargs) {
   if (!pendingFault_.empty()) return 0;  // the device already faulted: fault() reports it
   int index = launches_++;
   noise_.before(index);
-  int rc = entry_(args, nargs, stream_);
+  int rc = kernel_.entry(args, nargs, stream_);
   noise_.after(index);
   return rc;
 }

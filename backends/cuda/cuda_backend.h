@@ -20,12 +20,12 @@
 
 #include "backends/backend.h"
 #include "backends/cuda/device_noise.h"
+#include "backends/kernel_library.h"
 
 namespace kc::backend {
 
 class CudaBackend : public Backend {
  public:
-  ~CudaBackend() override;
   std::string name() const override { return "cuda"; }
   Availability probe() override;
   Prepared prepare(const KernelRef& kernel) override;
@@ -62,6 +62,8 @@ class CudaBackend : public Backend {
   static std::string nvccPath();
 
  private:
+  // Nothing is released on destruction: in the checker process nothing was ever acquired (no
+  // CUDA call runs there), and the worker leaves through _exit, which tears its context down.
   void copy(void* to, const void* from, size_t bytes, bool toDevice);
   void loadSupport();  // in the worker: build (cached) and open the support kernels
   // A support call's result: throws BackendError for a CUDA error, records a device fault.
@@ -72,8 +74,7 @@ class CudaBackend : public Backend {
   void* countFn_ = nullptr;
   void* compareFn_ = nullptr;
 
-  void* library_ = nullptr;
-  kc_entry_fn entry_ = nullptr;
+  KernelLibrary kernel_;  // the kernel's library and its entry point
   void* stream_ = nullptr;            // cudaStream_t, created in load() (the worker)
   std::string pendingFault_;          // a sticky device error seen by a copy or a synchronize
   std::vector<size_t> freeAfterLaunch_;  // cudaMemGetInfo's free bytes after each launch

@@ -149,22 +149,6 @@ void ExecBackend::load(const Prepared& prepared, const std::string& entry) {
   entry_ = entry;
 }
 
-void* ExecBackend::allocate(size_t bytes) {
-  size_t rounded = (bytes + 63) / 64 * 64;
-  void* p = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
-  if (!p) throw BackendError("out of host memory allocating " + std::to_string(bytes) + " bytes");
-  return p;
-}
-
-void ExecBackend::release(void* buffer) { std::free(buffer); }
-void ExecBackend::copyIn(void* device, const void* host, size_t bytes) { std::memcpy(device, host, bytes); }
-void ExecBackend::copyOut(void* host, const void* device, size_t bytes) { std::memcpy(host, device, bytes); }
-
-void ExecBackend::fill(void* device, const std::vector<uint8_t>& pattern, size_t bytes) {
-  auto* d = static_cast<uint8_t*>(device);
-  for (size_t i = 0; i + pattern.size() <= bytes; i += pattern.size()) std::memcpy(d + i, pattern.data(), pattern.size());
-}
-
 int ExecBackend::launch(kc_tensor* args, int32_t nargs) {
   if (!pendingFault_.empty()) return 0;
   if (args_.size() != static_cast<size_t>(nargs)) throw BackendError("exec: the worker did not describe the arguments");
@@ -177,8 +161,13 @@ int ExecBackend::launch(kc_tensor* args, int32_t nargs) {
       fs::remove_all(dir, ec);
     }
   } cleanup{caseDir};
+  std::string requestPath = writeRequest(args, nargs, caseDir);
+  if (!runAdaptor(requestPath, caseDir)) return 0;
+  return readResponse(args, nargs, caseDir);
+}
 
-  // The request: every input as a dense C-order array and the storage its view spans.
+// The request: every input as a dense C-order array and the storage its view spans.
+std::string ExecBackend::writeRequest(kc_tensor* args, int32_t nargs, const std::string& caseDir) {
   json request;
   request["protocol"] = "kcontract-exec/1";
   request["entry"] = entry_;
@@ -227,8 +216,11 @@ int ExecBackend::launch(kc_tensor* args, int32_t nargs) {
     out << request.dump(2) << "\n";
     if (!out) throw BackendError("cannot write '" + requestPath + "'");
   }
+  return requestPath;
+}
 
-  // The adaptor: argv as written plus the request's path; no shell.
+// The adaptor: argv as written plus the request's path; no shell.
+bool ExecBackend::runAdaptor(const std::string& requestPath, const std::string& caseDir) {
   std::string errPath = caseDir + "/stderr.txt";
   std::vector<std::string> argv = spec_.command;
   argv.push_back(requestPath);
@@ -259,13 +251,16 @@ int ExecBackend::launch(kc_tensor* args, int32_t nargs) {
   if (!err.empty()) std::fwrite(err.data(), 1, err.size(), stderr);  // into the case's output
   if (WIFSIGNALED(status)) {
     pendingFault_ = "the adaptor died on " + signalText(WTERMSIG(status)) + (err.empty() ? "" : ": " + tail(err, kStderrTail));
-    return 0;
+    return false;
   }
   if (WEXITSTATUS(status) != 0)
     throw BackendError("the adaptor exited with status " + std::to_string(WEXITSTATUS(status)) +
                        (err.empty() ? " (no stderr)" : "; its stderr ends:\n" + tail(err, kStderrTail)));
+  return true;
+}
 
-  // The response: a status (the kernel's own return code) and a file per output.
+// The response: a status (the kernel's own return code) and a file per output.
+int ExecBackend::readResponse(kc_tensor* args, int32_t nargs, const std::string& caseDir) {
   std::string responsePath = caseDir + "/response.json";
   if (!fs::is_regular_file(responsePath)) throw BackendError("the adaptor exited 0 but wrote no response.json");
   json response;

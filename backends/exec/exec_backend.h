@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/backend.h"
+#include "backends/host_memory.h"
 
 namespace kc::backend {
 
@@ -30,7 +30,7 @@ struct ExecSpec {
 // Throws BackendError with the file and what is wrong.
 ExecSpec readExecSpec(const std::string& path);
 
-class ExecBackend : public Backend {
+class ExecBackend : public HostMemoryBackend {
  public:
   ~ExecBackend() override;
   std::string name() const override { return "exec"; }
@@ -39,17 +39,15 @@ class ExecBackend : public Backend {
   void load(const Prepared& prepared, const std::string& entry) override;
   void beginCase() override { launches_ = 0; }
   void describeArgs(const std::vector<ArgDesc>& args) override { args_ = args; }
-  void* allocate(size_t bytes) override;
-  void release(void* buffer) override;
-  void copyIn(void* device, const void* host, size_t bytes) override;
-  void copyOut(void* host, const void* device, size_t bytes) override;
-  void fill(void* device, const std::vector<uint8_t>& pattern, size_t bytes) override;
   int launch(kc_tensor* args, int32_t nargs) override;
-  void synchronize() override {}
   std::string fault() override { return pendingFault_; }
 
  private:
   std::string runFolder();  // one private folder per run (mkdtemp), removed by the checker
+  // The steps of one launch in the case's folder `caseDir`:
+  std::string writeRequest(kc_tensor* args, int32_t nargs, const std::string& caseDir);  // the request's path
+  bool runAdaptor(const std::string& requestPath, const std::string& caseDir);  // false: it died (fault())
+  int readResponse(kc_tensor* args, int32_t nargs, const std::string& caseDir);  // the kernel's return code
 
   ExecSpec spec_;
   std::string entry_;

@@ -14,6 +14,7 @@
 
 #include "backends/child_query.h"
 #include "backends/host/compile_cache.h"
+#include "backends/kernel_library.h"
 #include "stdlib/stdlib_path.h"
 
 namespace kc::backend {
@@ -48,21 +49,18 @@ std::string errorName(cl_int e) {
 
 std::string clText(cl_int e) { return errorName(e) + " (" + std::to_string(e) + ")"; }
 
-std::string infoText(cl_platform_id p, cl_platform_info what) {
+// An info string of a platform or a device through its clGet*Info ("?" when it cannot be read).
+template <class Id, class Info, class Get>
+std::string infoString(Id id, Info what, Get get) {
   size_t n = 0;
-  if (clGetPlatformInfo(p, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return "?";
+  if (get(id, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return "?";
   std::string s(n, '\0');
-  clGetPlatformInfo(p, what, n, s.data(), nullptr);
+  get(id, what, n, s.data(), nullptr);
   return s.c_str();
 }
 
-std::string infoText(cl_device_id d, cl_device_info what) {
-  size_t n = 0;
-  if (clGetDeviceInfo(d, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return "?";
-  std::string s(n, '\0');
-  clGetDeviceInfo(d, what, n, s.data(), nullptr);
-  return s.c_str();
-}
+std::string infoText(cl_platform_id p, cl_platform_info what) { return infoString(p, what, clGetPlatformInfo); }
+std::string infoText(cl_device_id d, cl_device_info what) { return infoString(d, what, clGetDeviceInfo); }
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -200,10 +198,6 @@ std::string openclLibrary() {
 
 }  // namespace
 
-OpenClBackend::~OpenClBackend() {
-  // The worker leaves through _exit; the checker process never created anything.
-}
-
 Availability OpenClBackend::probe() {
   const ProbeAnswer& p = probeOnce();
   Availability a;
@@ -213,25 +207,19 @@ Availability OpenClBackend::probe() {
 }
 
 Prepared OpenClBackend::prepare(const KernelRef& kernel) {
-  std::string ext = fs::path(kernel.path).extension().string();
-  if (ext == ".so") {
-    if (!fs::is_regular_file(kernel.path)) throw BackendError("no kernel library '" + kernel.path + "'");
-    return {kernel.path, true};
-  }
-  bool cpp = ext == ".cpp" || ext == ".cc" || ext == ".cxx";
-  if (ext != ".c" && !cpp)
-    throw BackendError("the OpenCL backend builds a .c or .cpp host file (which builds its .cl program at run time) or "
-                       "loads a .so; not '" + kernel.path + "'");
-  std::string include = (fs::path(stdlib::sourceRoot()) / "include").string();
+  if (auto prebuilt = prebuiltLibrary(kernel)) return *prebuilt;
+  bool cpp = isCppHostSource(kernel,
+                             "the OpenCL backend builds a .c or .cpp host file (which builds its .cl program at run time) or "
+                             "loads a .so");
+  std::string include = abiIncludeDir();
   std::error_code ec;
   fs::path dir = fs::absolute(kernel.path, ec).parent_path();
   CompileRequest r;
   r.source = kernel.path;
   r.kind = "opencl";
-  const char* cc = std::getenv(cpp ? "CXX" : "CC");
-  r.command = {cc && *cc ? cc : (cpp ? "c++" : "cc"), cpp ? "-std=c++17" : "-std=c11", "-O2", "-fPIC", "-shared",
-               "-I" + include, "-I" + openclIncludeDir(), "-DCL_TARGET_OPENCL_VERSION=120",
-               "-DKC_KERNEL_DIR=\"" + dir.string() + "\""};
+  r.command = hostCompilerCommand(cpp, include);
+  r.command.insert(r.command.end(), {"-I" + openclIncludeDir(), "-DCL_TARGET_OPENCL_VERSION=120",
+                                     "-DKC_KERNEL_DIR=\"" + dir.string() + "\""});
   r.linkFlags = {openclLibrary()};
   r.extraKeyFiles = {include + "/kcontract/abi.h", include + "/kcontract/opencl.h"};
   CompileResult built = compileCached(r);
@@ -256,10 +244,7 @@ void OpenClBackend::load(const Prepared& prepared, const std::string& entry) {
   cl_command_queue q = clCreateCommandQueue(ctx, s.device, 0, &e);
   if (e != CL_SUCCESS) throw BackendError("OpenCL: cannot create the kernel's command queue: " + clText(e));
   queue_ = q;
-  library_ = dlopen(prepared.artefact.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!library_) throw BackendError(std::string("cannot load '") + prepared.artefact + "': " + dlerror());
-  entry_ = reinterpret_cast<kc_entry_fn>(dlsym(library_, entry.c_str()));
-  if (!entry_) throw BackendError("'" + prepared.artefact + "' has no entry point '" + entry + "'");
+  kernel_ = loadKernelLibrary(prepared, entry);
 }
 
 void* OpenClBackend::allocate(size_t bytes) {
@@ -328,7 +313,7 @@ void OpenClBackend::fill(void* device, const std::vector<uint8_t>& pattern, size
 
 int OpenClBackend::launch(kc_tensor* args, int32_t nargs) {
   if (!pendingFault_.empty()) return 0;
-  return entry_(args, nargs, queue_);
+  return kernel_.entry(args, nargs, queue_);
 }
 
 void OpenClBackend::synchronize() {

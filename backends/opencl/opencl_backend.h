@@ -18,12 +18,12 @@
 #include <string>
 
 #include "backends/backend.h"
+#include "backends/kernel_library.h"
 
 namespace kc::backend {
 
 class OpenClBackend : public Backend {
  public:
-  ~OpenClBackend() override;
   std::string name() const override { return "opencl"; }
   bool byteAddressed() const override { return false; }  // cl_mem handles
   Availability probe() override;
@@ -40,8 +40,9 @@ class OpenClBackend : public Backend {
   std::string fault() override;
 
  private:
-  void* library_ = nullptr;
-  kc_entry_fn entry_ = nullptr;
+  // Nothing is released on destruction: the worker leaves through _exit; the checker process
+  // never created anything.
+  KernelLibrary kernel_;  // the kernel's library and its entry point
   void* context_ = nullptr;   // cl_context, created in load() (the worker)
   void* queue_ = nullptr;     // cl_command_queue: the kernel's stream
   size_t align_ = 128;        // CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: sub-buffer origins

@@ -147,6 +147,8 @@ struct Layout {
   size_t total = 0;
 };
 
+// The forked worker's whole life. Long on purpose: its device buffers (images, pristine inputs)
+// and the launch loop's checks share locals, and every way out is _exit.
 [[noreturn]] void workerMain(const BigCaseRequest& r, const SubProblem& p, const std::vector<std::vector<Run>>& runs,
                              const std::vector<std::vector<uint8_t>>& scalarInputs, uint8_t* base, const Layout& lay) {
   auto* h = reinterpret_cast<Header*>(base);
@@ -294,12 +296,37 @@ std::string bigCaseObstacle(const BigCaseRequest& r) {
   return "";
 }
 
-void runBigCase(const BigCaseRequest& r, report::CaseResult& out) {
+namespace {
+
+// One streamed case on its way to a verdict: what each step leaves for the next.
+struct BigRun {
+  BigRun(const BigCaseRequest& req, report::CaseResult& res) : r(req), out(res) {}
+
+  const BigCaseRequest& r;
+  report::CaseResult& out;
   const CaseSetup& s = *r.setup;
   SubProblem p = restrict(*r.contract, s, chooseCoordinates(r, freeDims(*r.contract)));
   size_t n = s.args.size();
-  std::vector<std::vector<Run>> runs(n);
-  std::vector<std::vector<uint8_t>> subStorage(n), scalarInputs(n);
+  std::vector<std::vector<Run>> runs = std::vector<std::vector<Run>>(n);  // per argument: its sampled cells
+  std::vector<std::vector<uint8_t>> subStorage = std::vector<std::vector<uint8_t>>(n);
+  std::vector<std::vector<uint8_t>> scalarInputs = std::vector<std::vector<uint8_t>>(n);
+  Layout lay;
+  void* mem = nullptr;  // the memory shared with the worker: lay.total bytes
+  uint8_t* base = nullptr;
+  Header* h = nullptr;
+  ArgReport* rep = nullptr;
+  LaunchRecord rec;
+  std::vector<ArgReport> reports;  // the worker's findings over every cell, per argument
+
+  void subInputs();
+  bool mapShared();
+  void launchInWorker();
+  void judgeSampled();
+  void deviceFindings();
+};
+
+// The sub-problem's inputs on the host and the runs of cells to gather from the device.
+void BigRun::subInputs() {
   for (size_t a = 0; a < n; ++a) {
     const ArgSpec& spec = s.args[a];
     if (spec.output) {
@@ -313,8 +340,10 @@ void runBigCase(const BigCaseRequest& r, report::CaseResult& out) {
     if (spec.scalar) scalarInputs[a] = subStorage[a];  // a host value: the kernel gets it as it is
     else runs[a] = gatherRuns(p, s, a);
   }
+}
 
-  Layout lay;
+// The memory shared with the worker: a header, the reports, the gathered cells per argument.
+bool BigRun::mapShared() {
   size_t off = (sizeof(Header) + 63) / 64 * 64;
   lay.reports = off;
   off += (n * sizeof(ArgReport) + 63) / 64 * 64;
@@ -323,20 +352,24 @@ void runBigCase(const BigCaseRequest& r, report::CaseResult& out) {
     off += (p.setup.args[a].storageBytes() + 63) / 64 * 64;
   }
   lay.total = off;
-  void* mem = mmap(nullptr, lay.total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  mem = mmap(nullptr, lay.total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) {
     out.verdict = Verdict::Error;
     out.reason = "cannot map shared memory for the worker";
-    return;
+    return false;
   }
-  auto* base = static_cast<uint8_t*>(mem);
-  auto* h = new (base) Header();
-  auto* rep = reinterpret_cast<ArgReport*>(base + lay.reports);
+  base = static_cast<uint8_t*>(mem);
+  h = new (base) Header();
+  rep = reinterpret_cast<ArgReport*>(base + lay.reports);
   for (size_t a = 0; a < n; ++a) new (rep + a) ArgReport();
   // Scalars are host values: they are gathered as they are.
   for (size_t a = 0; a < n; ++a)
     if (s.args[a].scalar) std::memcpy(base + lay.gathered[a], scalarInputs[a].data(), scalarInputs[a].size());
+  return true;
+}
 
+// The launches in a forked worker (workerMain) under the timeout; what came back.
+void BigRun::launchInWorker() {
   char outPath[] = "/tmp/kc-worker-XXXXXX";
   int outFd = mkstemp(outPath);
   if (outFd >= 0) unlink(outPath);
@@ -350,7 +383,6 @@ void runBigCase(const BigCaseRequest& r, report::CaseResult& out) {
     }
     workerMain(r, p, runs, scalarInputs, base, lay);
   }
-  LaunchRecord rec;
   int status = 0;
   bool timedOut = false;
   if (pid > 0) {
@@ -388,14 +420,17 @@ void runBigCase(const BigCaseRequest& r, report::CaseResult& out) {
   // What came back: one image per argument (sampled cells after launch 1). Repeats were
   // compared on the device (below), so the judge sees a single launch.
   rec.images.resize(n);
-  std::vector<ArgReport> reports(rep, rep + n);
+  reports.assign(rep, rep + n);
   if (rec.launches > 0)
     for (size_t a = 0; a < n; ++a) {
       const uint8_t* g = base + lay.gathered[a];
       rec.images[a].push_back(makeImage(std::vector<uint8_t>(g, g + p.setup.args[a].storageBytes())));
     }
   munmap(mem, lay.total);
+}
 
+// The judge over the sampled cells; the worst cells at their indices in the full tensors.
+void BigRun::judgeSampled() {
   JudgeInput in{r.contract, r.plan, r.kase, &p.setup, &subStorage, &rec, r.threads, nullptr};
   in.completeness = false;  // counted over every cell on the device (below)
   judge(in, out);
@@ -404,9 +439,10 @@ void runBigCase(const BigCaseRequest& r, report::CaseResult& out) {
   for (auto& w : out.worst)
     for (size_t a = 0; a < n; ++a)
       if (s.args[a].name == w.tensor) w.index = p.fullIndex(a, w.index);
+}
 
-  if (rec.status != LaunchStatus::Ok) return;
-  // The device's own findings over every cell.
+// The device's own findings over every cell.
+void BigRun::deviceFindings() {
   std::vector<std::string> builtIn;
   for (size_t a = 0; a < n; ++a) {
     const ArgSpec& spec = s.args[a];
@@ -453,6 +489,18 @@ void runBigCase(const BigCaseRequest& r, report::CaseResult& out) {
   std::string sampled = "judged on " + std::to_string(out.compared) + " sampled cells of " + std::to_string(total) +
                         " (streamed; poison, canaries and repeats checked on every cell)";
   out.reason = out.reason.empty() ? sampled : out.reason + "; " + sampled;
+}
+
+}  // namespace
+
+void runBigCase(const BigCaseRequest& r, report::CaseResult& out) {
+  BigRun run(r, out);
+  run.subInputs();
+  if (!run.mapShared()) return;
+  run.launchInWorker();
+  run.judgeSampled();
+  if (run.rec.status != LaunchStatus::Ok) return;
+  run.deviceFindings();
 }
 
 }  // namespace kc::run

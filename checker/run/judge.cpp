@@ -125,47 +125,71 @@ void judgeAllclose(const Allclose& ac, const CaseSetup& s, const oracle::Binding
   }
 }
 
-}  // namespace
+// One run of a case on its way to a verdict: what each step leaves for the next. The steps,
+// in judge()'s order, are its member functions; one that settles the verdict returns true.
+struct Judging {
+  Judging(const JudgeInput& i, report::CaseResult& o) : in(i), out(o) {}
 
-void judge(const JudgeInput& in, report::CaseResult& out) {
+  const JudgeInput& in;
+  report::CaseResult& out;
   const sema::ContractInfo& ct = *in.contract;
   const CaseSetup& s = *in.setup;
   const LaunchRecord& L = *in.launch;
-  out.kernelOutput = L.output;
+  std::vector<std::string> builtIn;  // the built-in signatures the harness's checks name
+  bool differs = false;              // an output differs between launches
+  oracle::Bindings b;                // the pristine inputs and the outputs of launch 1
+  oracle::OracleResult r;
+  std::map<std::string, std::set<oracle::Cell>> wrong;  // output -> its wrong cells
+  bool precision = false;     // a wrong cell is outside its tolerance
+  bool allUnwritten = false;  // every wrong cell still holds the poison
 
-  // 1. The worker's fate.
+  bool fate();
+  void harnessChecks();
+  bool oracleOverInputs();
+  void postconditions();
+  void completeness();
+  void errorStatistics();
+  bool postsHold(const oracle::Bindings& with) const;
+  bool oracleUnfit();
+  bool failure();
+  void mistrustOrPass();
+};
+
+// 1. The worker's fate.
+bool Judging::fate() {
   switch (L.status) {
     case LaunchStatus::Crash:
       out.verdict = Verdict::Crash;
       out.reason = "the kernel crashed: " + L.message;
-      return;
+      return true;
     case LaunchStatus::Timeout:
       out.verdict = Verdict::Timeout;
       out.reason = L.message;
-      return;
+      return true;
     case LaunchStatus::Error:
       out.verdict = Verdict::Error;
       out.reason = L.message;
-      return;
+      return true;
     case LaunchStatus::Nonzero:
       if (reportsPrecondition(ct) && !in.allclose) {
         std::string broken = brokenPrecondition(in);
         if (!broken.empty()) {
           out.verdict = Verdict::Pass;
           out.reason = "the kernel reported the broken precondition '" + broken + "' (" + L.message + ")";
-          return;
+          return true;
         }
       }
       out.verdict = Verdict::Error;
       out.reason = L.message + " on " + launchLabel(L.launches - 1) + " (nonzero means the kernel reported an error)";
-      return;
+      return true;
     case LaunchStatus::Ok: break;
   }
+  return false;
+}
 
-  // 2. The harness's checks: canaries, writes outside the view, inputs, repeats (not in a
-  // plain allclose harness).
-  PhaseTimer harnessTimer(in.phases ? &in.phases->judgeRest : nullptr);
-  std::vector<std::string> builtIn;
+// 2. The harness's checks: canaries, writes outside the view, inputs, repeats (not in a
+// plain allclose harness).
+void Judging::harnessChecks() {
   for (size_t a = 0; a < s.args.size() && !in.allclose; ++a) {
     const ArgSpec& spec = s.args[a];
     for (size_t k = 0; k < L.images[a].size(); ++k)
@@ -192,7 +216,6 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     out.violated.push_back(L.resource);
     builtIn.push_back("device-memory-leak");
   }
-  bool differs = false;
   for (size_t a = 0; a < s.args.size() && !in.allclose; ++a) {
     if (!s.args[a].output) continue;
     for (size_t k = 1; k < L.images[a].size(); ++k)
@@ -209,14 +232,13 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     out.violated.push_back("batch invariance: " + in.batch->text() + "  [from std.ord.batch-invariance@1]");
     builtIn.push_back("batch-variant");
   }
+}
 
-  // 3. The oracle over the pristine inputs; the outputs of launch 1.
-  harnessTimer.stop();
-  PhaseTimer oracleTimer(in.phases ? &in.phases->oracle : nullptr);
-  oracle::Bindings b = inputBindings(s, *in.storage, in.threads);
+// 3. The oracle over the pristine inputs; the outputs of launch 1.
+bool Judging::oracleOverInputs() {
+  b = inputBindings(s, *in.storage, in.threads);
   for (size_t a = 0; a < s.args.size(); ++a)
     if (s.args[a].output) b.outputs[s.args[a].name] = decodeView(s.args[a], storageOf(L.images[a][0]), in.threads);
-  oracle::OracleResult r;
   try {
     r = oracle::evalOracle(ct, b, {in.threads});
     for (const auto& pre : ct.pre)
@@ -227,28 +249,23 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
                                  "' and the kernel returned 0  [from " + kPreconditionReport + "]");
           out.signatures = {"precondition-unreported"};
           out.reason = "1 check violated";
-          return;
+          return true;
         }
         out.verdict = Verdict::Mistrusted;
         out.reason = "the generated inputs break the precondition '" + ir::print(*pre.expr) +
                      "', so the case says nothing about the kernel";
-        return;
+        return true;
       }
   } catch (const std::exception& e) {
     out.verdict = Verdict::Error;
     out.reason = std::string("the oracle could not be evaluated: ") + e.what();
-    return;
+    return true;
   }
+  return false;
+}
 
-  oracleTimer.stop();
-  if (in.allclose) {
-    judgeAllclose(*in.allclose, s, b, r, L, out);
-    return;
-  }
-
-  // 4. Every postcondition of the case; the wrong cells of each output.
-  std::map<std::string, std::set<oracle::Cell>> wrong;  // output -> its wrong cells
-  PhaseTimer postsTimer(in.phases ? &in.phases->posts : nullptr);
+// 4. Every postcondition of the case; the wrong cells of each output.
+void Judging::postconditions() {
   const std::vector<sema::TensorInfo>& tensors = ct.kernel->tensors;
   for (size_t p : in.kase->post) {
     const sema::Condition& post = ct.post.at(in.plan->post.at(p).index);
@@ -262,15 +279,14 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
         for (const auto& c : failing)
           if (c.size() == t.rank()) wrong[t.name].insert(c);
   }
+}
 
-  postsTimer.stop();
-  PhaseTimer restTimer(in.phases ? &in.phases->judgeRest : nullptr);
-
-  // Completeness: a float output cell still holding the poison (a NaN payload no arithmetic
-  // makes) was never written. Where the oracle is NaN too, the postconditions accept it (a
-  // kernel that skips rows holding a NaN, or whose work is still running on a private
-  // stream when its outputs are read); those cells fail here. Integer poison (0xA5 bytes) is
-  // a value a kernel can write: integer outputs are judged by their postconditions alone.
+// Completeness: a float output cell still holding the poison (a NaN payload no arithmetic
+// makes) was never written. Where the oracle is NaN too, the postconditions accept it (a
+// kernel that skips rows holding a NaN, or whose work is still running on a private
+// stream when its outputs are read); those cells fail here. Integer poison (0xA5 bytes) is
+// a value a kernel can write: integer outputs are judged by their postconditions alone.
+void Judging::completeness() {
   for (size_t a = 0; a < s.args.size() && in.completeness; ++a) {
     const ArgSpec& spec = s.args[a];
     if (!spec.output || !numerics::isFloat(spec.dtype) || L.images[a].empty()) continue;
@@ -291,10 +307,11 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
       builtIn.push_back("unwritten-cells");
     }
   }
+}
 
-  // 5. Error statistics and the worst cells over every output.
+// 5. Error statistics and the worst cells over every output.
+void Judging::errorStatistics() {
   std::vector<report::WorstCell> cells;
-  bool precision = false;
   for (size_t a = 0; a < s.args.size(); ++a) {
     const ArgSpec& spec = s.args[a];
     if (!spec.output) continue;
@@ -338,7 +355,7 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     }
   }
   out.mismatched = static_cast<int64_t>(cells.size());
-  bool allUnwritten = !cells.empty() && std::all_of(cells.begin(), cells.end(), [](const auto& w) { return w.unwritten; });
+  allUnwritten = !cells.empty() && std::all_of(cells.begin(), cells.end(), [](const auto& w) { return w.unwritten; });
   auto badness = [](const report::WorstCell& w) -> double {
     if (!std::isfinite(w.absError)) return INFINITY;
     return std::isnan(w.tolerance) || w.tolerance <= 0 ? w.absError : w.absError / w.tolerance;
@@ -346,16 +363,21 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
   std::stable_sort(cells.begin(), cells.end(), [&](const auto& x, const auto& y) { return badness(x) > badness(y); });
   if (cells.size() > kWorstShown) cells.resize(kWorstShown);
   out.worst = std::move(cells);
+}
 
-  // 6. The verdict. When the oracle's own values break a postcondition of the case, no
-  // output could pass it: the case is unfit (NaN everywhere, a tolerance of zero where the
-  // oracle is not representable), not the kernel.
-  auto postsHold = [&](const oracle::Bindings& with) {
-    for (size_t p : in.kase->post)
-      if (!oracle::evalCondition(*ct.post.at(in.plan->post.at(p).index).expr, ct, with, r, nullptr, 0, in.threads))
-        return false;
-    return !in.kase->post.empty();
-  };
+// Whether every postcondition of the case holds with the outputs of `with` (false when the
+// case has none).
+bool Judging::postsHold(const oracle::Bindings& with) const {
+  for (size_t p : in.kase->post)
+    if (!oracle::evalCondition(*ct.post.at(in.plan->post.at(p).index).expr, ct, with, r, nullptr, 0, in.threads))
+      return false;
+  return !in.kase->post.empty();
+}
+
+// 6. The verdict. When the oracle's own values break a postcondition of the case, no
+// output could pass it: the case is unfit (NaN everywhere, a tolerance of zero where the
+// oracle is not representable), not the kernel.
+bool Judging::oracleUnfit() {
   if (!out.violated.empty() && builtIn.empty() && !differs) {
     // The best output a kernel can write: the oracle rounded to each output's dtype, swapped
     // into `b` in place of the outputs for the while (a copy of `b` would copy every input).
@@ -377,9 +399,14 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
       out.reason = "the oracle's own values break a postcondition of this case, so no output could pass it (" +
                    out.violated.front() + ")";
       out.signatures.clear();
-      return;
+      return true;
     }
   }
+  return false;
+}
+
+// FAIL when a check was violated: the signatures that name the failure.
+bool Judging::failure() {
   if (!out.violated.empty()) {
     out.verdict = Verdict::Fail;
     FailureFacts facts;
@@ -400,14 +427,19 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
       out.signatures.push_back("nondeterministic");
     size_t n = out.violated.size();
     out.reason = std::to_string(n) + (n == 1 ? " check" : " checks") + " violated";
-    return;
+    return true;
   }
-  // MISTRUSTED: nothing could have been caught. The postconditions of the case accept two
-  // outputs that are both wrong and differ from each other everywhere — all zeros, and the
-  // oracle moved by max(1, |y*|) per cell — so they cannot tell right from wrong. (Outputs
-  // are poisoned with NaN, so an output that is merely zero is not suspect on its own.)
-  // Nothing reads the outputs of `b` after this: the probes overwrite them in place, on
-  // threads; an output the oracle does not define is kept as written for the shifted probe.
+  return false;
+}
+
+// MISTRUSTED: nothing could have been caught. The postconditions of the case accept two
+// outputs that are both wrong and differ from each other everywhere — all zeros, and the
+// oracle moved by max(1, |y*|) per cell — so they cannot tell right from wrong. (Outputs
+// are poisoned with NaN, so an output that is merely zero is not suspect on its own.)
+// Nothing reads the outputs of `b` after this: the probes overwrite them in place, on
+// threads; an output the oracle does not define is kept as written for the shifted probe.
+// Else PASS.
+void Judging::mistrustOrPass() {
   std::map<std::string, oracle::Tensor> undefined;
   for (const auto& [name, t] : b.outputs)
     if (!r.oracle.count(name)) undefined[name] = t;
@@ -433,6 +465,33 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     }
   }
   out.verdict = Verdict::Pass;
+}
+
+}  // namespace
+
+void judge(const JudgeInput& in, report::CaseResult& out) {
+  out.kernelOutput = in.launch->output;
+  Judging j(in, out);
+  if (j.fate()) return;
+  PhaseTimer harnessTimer(in.phases ? &in.phases->judgeRest : nullptr);
+  j.harnessChecks();
+  harnessTimer.stop();
+  PhaseTimer oracleTimer(in.phases ? &in.phases->oracle : nullptr);
+  if (j.oracleOverInputs()) return;
+  oracleTimer.stop();
+  if (in.allclose) {
+    judgeAllclose(*in.allclose, j.s, j.b, j.r, j.L, out);
+    return;
+  }
+  PhaseTimer postsTimer(in.phases ? &in.phases->posts : nullptr);
+  j.postconditions();
+  postsTimer.stop();
+  PhaseTimer restTimer(in.phases ? &in.phases->judgeRest : nullptr);
+  j.completeness();
+  j.errorStatistics();
+  if (j.oracleUnfit()) return;
+  if (j.failure()) return;
+  j.mistrustOrPass();
 }
 
 }  // namespace kc::run

@@ -1,11 +1,16 @@
 #include <sstream>
 
 #include "compiler/ast/dump.h"
+#include "compiler/ast/print_parts.h"
 #include "compiler/ast/sexpr.h"
 
 namespace kc::ast {
 
 namespace {
+
+// toSExpr for one kind each (print_parts.h takes printers as functions).
+std::string exprSExpr(const Expr& e) { return toSExpr(e); }
+std::string setSExpr(const SetExpr& s) { return toSExpr(s); }
 
 class TextDumper {
  public:
@@ -47,13 +52,11 @@ class TextDumper {
   }
 
   void dumpItem(const Item& item) {
+    line(1, itemHead(item), item.range);
     switch (item.kind) {
-      case ItemKind::Import:
-        line(1, "import " + static_cast<const ImportDecl&>(item).module.text, item.range);
-        break;
+      case ItemKind::Import: break;
       case ItemKind::Kernel: {
         const auto& k = static_cast<const KernelDecl&>(item);
-        line(1, "kernel " + k.name.name, k.range);
         dumpSignature(2, k.signature);
         for (const auto& d : k.where) line(2, "where " + domainText(d), d.range);
         if (k.implements) line(2, "implements " + k.implements->text, k.implements->range);
@@ -61,7 +64,6 @@ class TextDumper {
       }
       case ItemKind::Op: {
         const auto& o = static_cast<const OpDecl&>(item);
-        line(1, "op " + o.name.text, o.range);
         dumpSignature(2, o.signature);
         for (const auto& d : o.where) line(2, "where " + domainText(d), d.range);
         for (const auto& s : o.sections) dumpSection(2, *s);
@@ -70,9 +72,6 @@ class TextDumper {
       case ItemKind::Contract:
       case ItemKind::Class: {
         const auto& c = static_cast<const ContractDecl&>(item);
-        std::string head = std::string(item.kind == ItemKind::Class ? "class " : "contract ") + c.id.str();
-        if (c.title) head += " \"" + c.title->value + "\"";
-        line(1, head, c.range);
         for (const auto& a : c.applies) line(2, "applies " + a.str(), a.range);
         for (const auto& s : c.sections) dumpSection(2, *s);
         break;
@@ -97,20 +96,10 @@ class TextDumper {
       case SectionKind::Tolerance: {
         const auto& d = static_cast<const DefSection&>(s);
         std::string head = sectionKeyword(s.kind);
-        if (d.precision) {
-          head += " " + d.precision->name.name;
-          if (d.precision->bits) head += "(" + std::to_string(*d.precision->bits) + ")";
-        }
+        if (d.precision) head += " " + precisionText(*d.precision);
         line(depth, head, s.range);
-        for (const auto& def : d.defs) {
-          std::string lhs = def.name.name;
-          if (def.hasIndices) {
-            lhs += "[";
-            for (size_t i = 0; i < def.indices.size(); ++i) lhs += (i ? " " : "") + def.indices[i].name;
-            lhs += "]";
-          }
-          line(depth + 1, "def " + lhs + " = " + toSExpr(*def.value), def.range);
-        }
+        for (const auto& def : d.defs)
+          line(depth + 1, "def " + definitionLhs(def, Spelling::Tree) + " = " + toSExpr(*def.value), def.range);
         break;
       }
       case SectionKind::Protocol: {
@@ -118,8 +107,7 @@ class TextDumper {
         for (const auto& it : static_cast<const ProtocolSection&>(s).items) {
           std::string text = protocolKeyword(it.kind);
           if (it.value) text += " " + toSExpr(*it.value);
-          const char* rel = it.kind == ProtocolItemKind::Values ? " ~ " : " in ";
-          for (const auto& b : it.bindings) text += " [" + b.target.name + rel + toSExpr(*b.set) + "]";
+          for (const auto& b : it.bindings) text += " [" + bindingText(it, b, setSExpr) + "]";
           line(depth + 1, text, it.range);
         }
         break;
@@ -127,23 +115,12 @@ class TextDumper {
       case SectionKind::Signature: {
         const auto& sig = static_cast<const SignatureSection&>(s);
         line(depth, "signature " + sig.name.text, s.range);
-        for (const auto& c : sig.clauses) line(depth + 1, clauseText(c), c.range);
+        for (const auto& c : sig.clauses) line(depth + 1, clauseText(c, Spelling::Tree, exprSExpr), c.range);
         break;
       }
     }
   }
 
-  static std::string clauseText(const SignatureClause& c) {
-    switch (c.kind) {
-      case SignatureClauseKind::FailsWhen: return "fails-when " + toSExpr(*c.expr);
-      case SignatureClauseKind::FailsOnlyWhen: return "fails-only-when " + toSExpr(*c.expr);
-      case SignatureClauseKind::WrongCells: return "wrong-cells " + toSExpr(*c.expr);
-      case SignatureClauseKind::ErrorGrows: return "error-grows-with " + c.dim.name;
-      case SignatureClauseKind::DiffersRunToRun: return "differs-run-to-run";
-      case SignatureClauseKind::ErrorBound: return "error " + c.compareOp + " " + toSExpr(*c.expr);
-    }
-    return "?";
-  }
 
   void dumpScopeItem(int depth, const ScopeItem& it) {
     std::string text;

@@ -1,5 +1,7 @@
 #include "compiler/ast/sexpr.h"
 
+#include "compiler/ast/print_parts.h"
+
 namespace kc::ast {
 
 namespace {
@@ -19,10 +21,8 @@ std::string toSExpr(const Binder& b) {
 }
 
 std::string toSExpr(const Expr& e) {
+  if (auto leaf = leafText(e)) return *leaf;
   switch (e.kind) {
-    case ExprKind::Number: return static_cast<const NumberExpr&>(e).text;
-    case ExprKind::Name: return static_cast<const NameExpr&>(e).name;
-    case ExprKind::Ref: return static_cast<const RefExpr&>(e).name + "*";
     case ExprKind::Index: {
       const auto& x = static_cast<const IndexExpr&>(e);
       return list("index " + toSExpr(*x.base), x.indices);
@@ -61,6 +61,7 @@ std::string toSExpr(const Expr& e) {
       const auto& x = static_cast<const ConditionalExpr&>(e);
       return "(if " + toSExpr(*x.cond) + " " + toSExpr(*x.thenExpr) + " " + toSExpr(*x.elseExpr) + ")";
     }
+    default: break;  // the leaves: leafText above
   }
   return "?";
 }

@@ -2,6 +2,7 @@
 
 #include <regex>
 
+#include "compiler/ast/print_parts.h"
 #include "compiler/fmt/print_expr.h"
 
 namespace kc::fmt {
@@ -122,11 +123,11 @@ class Formatter {
   void printItem(const Item& item) {
     switch (item.kind) {
       case ItemKind::Import:
-        emitLine(0, "import " + static_cast<const ImportDecl&>(item).module.text, item.range);
+        emitLine(0, itemHead(item), item.range);
         break;
       case ItemKind::Kernel: {
         const auto& k = static_cast<const KernelDecl&>(item);
-        std::string head = "kernel " + k.name.name + signature(k.signature);
+        std::string head = itemHead(item) + signature(k.signature);
         emitLine(0, head, k.where.empty() && !k.implements ? k.range : k.signature.range);
         if (!k.where.empty()) emitLine(1, whereText(k.where), SourceRange::span(k.where.front().range, k.where.back().range));
         if (k.implements) emitLine(1, "implements " + k.implements->text, k.implements->range);
@@ -134,7 +135,7 @@ class Formatter {
       }
       case ItemKind::Op: {
         const auto& o = static_cast<const OpDecl&>(item);
-        std::string head = "op " + o.name.text + signature(o.signature);
+        std::string head = itemHead(item) + signature(o.signature);
         if (o.where.empty()) {
           sectionsBlock(0, head, o.sections, o.bodyRange);
         } else {
@@ -146,8 +147,7 @@ class Formatter {
       case ItemKind::Contract:
       case ItemKind::Class: {
         const auto& c = static_cast<const ContractDecl&>(item);
-        std::string head = std::string(item.kind == ItemKind::Class ? "class " : "contract ") + c.id.str();
-        if (c.title) head += " \"" + c.title->value + "\"";
+        std::string head = itemHead(item);
         if (c.applies.empty()) {
           sectionsBlock(0, head, c.sections, c.bodyRange);
         } else {
@@ -193,10 +193,7 @@ class Formatter {
     std::string head = sectionKeyword(s.kind);
     if (s.kind == SectionKind::Oracle) {
       const auto& d = static_cast<const DefSection&>(s);
-      if (d.precision) {
-        head += " " + d.precision->name.name;
-        if (d.precision->bits) head += "(" + std::to_string(*d.precision->bits) + ")";
-      }
+      if (d.precision) head += " " + precisionText(*d.precision);
     }
     if (s.kind == SectionKind::Signature) head += " " + static_cast<const SignatureSection&>(s).name.text;
     return head;
@@ -262,35 +259,17 @@ class Formatter {
   }
 
   static std::string definition(const Definition& d) {
-    std::string s = d.name.name;
-    if (d.hasIndices) {
-      s += "[";
-      for (size_t i = 0; i < d.indices.size(); ++i) s += (i ? ", " : "") + d.indices[i].name;
-      s += "]";
-    }
-    return s + " = " + printExpr(*d.value);
+    return definitionLhs(d, Spelling::Source) + " = " + printExpr(*d.value);
   }
 
   static std::string protocolItem(const ProtocolItem& it) {
     std::string s = protocolKeyword(it.kind);
     if (it.value) return s + " " + printSet(*it.value);
-    const char* rel = it.kind == ProtocolItemKind::Values ? " ~ " : " in ";
-    for (size_t i = 0; i < it.bindings.size(); ++i)
-      s += std::string(i ? ", " : " ") + it.bindings[i].target.name + rel + printSet(*it.bindings[i].set);
+    for (size_t i = 0; i < it.bindings.size(); ++i) s += std::string(i ? ", " : " ") + bindingText(it, it.bindings[i], printSet);
     return s;
   }
 
-  static std::string clause(const SignatureClause& c) {
-    switch (c.kind) {
-      case SignatureClauseKind::FailsWhen: return "fails when " + printExpr(*c.expr);
-      case SignatureClauseKind::FailsOnlyWhen: return "fails only when " + printExpr(*c.expr);
-      case SignatureClauseKind::WrongCells: return "wrong cells: " + printExpr(*c.expr);
-      case SignatureClauseKind::ErrorGrows: return "error grows with " + c.dim.name;
-      case SignatureClauseKind::DiffersRunToRun: return "differs run to run";
-      case SignatureClauseKind::ErrorBound: return "error " + c.compareOp + " " + printExpr(*c.expr);
-    }
-    return "";
-  }
+  static std::string clause(const SignatureClause& c) { return clauseText(c, Spelling::Source, printExpr); }
 
   const File& file_;
   const std::string& text_;

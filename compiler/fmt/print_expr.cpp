@@ -1,5 +1,7 @@
 #include "compiler/fmt/print_expr.h"
 
+#include "compiler/ast/print_parts.h"
+
 namespace kc::fmt {
 
 namespace {
@@ -24,10 +26,8 @@ std::string printBinder(const ast::Binder& b) {
 
 std::string printExpr(const ast::Expr& e) {
   using namespace ast;
+  if (auto leaf = leafText(e)) return *leaf;
   switch (e.kind) {
-    case ExprKind::Number: return static_cast<const NumberExpr&>(e).text;
-    case ExprKind::Name: return static_cast<const NameExpr&>(e).name;
-    case ExprKind::Ref: return static_cast<const RefExpr&>(e).name + "*";
     case ExprKind::Index: {
       const auto& x = static_cast<const IndexExpr&>(e);
       return printExpr(*x.base) + "[" + exprList(x.indices) + "]";
@@ -71,6 +71,7 @@ std::string printExpr(const ast::Expr& e) {
       const auto& x = static_cast<const ConditionalExpr&>(e);
       return "if " + printExpr(*x.cond) + " then " + printExpr(*x.thenExpr) + " else " + printExpr(*x.elseExpr);
     }
+    default: break;  // the leaves: leafText above
   }
   return "";
 }

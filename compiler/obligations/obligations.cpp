@@ -409,6 +409,8 @@ CorrectModel correctModel(const sema::ContractInfo& c, const ReducedShape& shape
 }
 
 
+// Long on purpose: its two obligations, (a) detect and (b) correct, are built over the same output,
+// shape and dtype and read best side by side.
 void blindBand(const sema::ContractInfo& c, const BuildOptions& opts, const ReducedShape& shape, ObligationSet& out) {
   const sema::TensorInfo* y = nullptr;
   for (const auto& t : c.kernel->tensors)

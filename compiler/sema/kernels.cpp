@@ -40,6 +40,8 @@ std::optional<int64_t> constInt(const ast::Expr& e, ExprLowering& lower, Diagnos
 
 }  // namespace
 
+// Long on purpose: one pass in the signature's order (dims, `where`, tensors in ABI order), each
+// step reading the names the one before it bound.
 std::unique_ptr<KernelInfo> bindSignature(const std::string& name, const ast::Signature& sig,
                                           const std::vector<ast::DomainItem>& where, SourceRange range,
                                           DiagnosticEngine& diags) {

@@ -37,7 +37,8 @@ class ProtocolLowering {
  public:
   ProtocolLowering(const KernelInfo& k, DiagnosticEngine& d) : kernel_(k), diags_(d) {}
 
-  // Flattens unions, alternatives and literal sets into a list of alternatives.
+  // Flattens unions, alternatives and literal sets into a list of alternatives. Long on purpose:
+  // one case per set kind, in the grammar's order.
   void flatten(const ast::SetExpr& s, std::vector<V>& out) {
     switch (s.kind) {
       case ast::SetKind::Chain:
