@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/backend_names.h"
 #include "kcontract/abi.h"
 #include "stdlib/numerics/dtype.h"
 #include "stdlib/values/fill.h"
@@ -156,9 +157,9 @@ class Backend {
   }
 };
 
-// The backend of that name: host, cuda, opencl, exec. A backend not built into this
-// kcontract is returned anyway; its probe() says it is unavailable and why.
+// The backend of that name (backend_names.h: host, cuda, opencl, exec). A backend not built
+// into this kcontract is returned anyway; its probe() says it is unavailable and why.
 std::unique_ptr<Backend> makeBackend(const std::string& name);
-std::vector<std::string> backendNames();
+std::vector<std::string> backendNames();  // kBackendNames
 
 }  // namespace kc::backend
