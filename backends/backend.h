@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/backend_names.h"
+#include "backends/perturbations.h"
 #include "kcontract/abi.h"
 #include "stdlib/numerics/dtype.h"
 #include "stdlib/values/fill.h"
@@ -153,7 +154,7 @@ class Backend {
   // this way. Returns one line for the report: what runs ("noise: ...") or, when this
   // backend cannot perturb so, why not ("not supported: ..."): never silently nothing.
   virtual std::string setPerturbation(const std::string& kind) {
-    return kind == "none" ? "" : "not supported: the " + name() + " backend does not perturb; the repeats ran unperturbed";
+    return kind == perturb::kNone ? "" : "not supported: the " + name() + " backend does not perturb; the repeats ran unperturbed";
   }
 };
 

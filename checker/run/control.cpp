@@ -49,9 +49,9 @@ std::optional<plan::Case> controlCase(const plan::Plan& plan, const plan::Case& 
       }
   }
   for (const auto& p : plan.perturb) {
-    std::vector<std::string> owners = plan::alternativeOwners(plan, p.origins, p.text == "none");
+    std::vector<std::string> owners = plan::alternativeOwners(plan, p.origins, p.text == backend::perturb::kNone);
     if (p.text == out.perturb && !owners.empty()) {
-      out.perturb = "none";
+      out.perturb = backend::perturb::kNone;
       took(owners);
     }
   }

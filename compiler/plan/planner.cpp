@@ -201,12 +201,12 @@ class Planner {
     for (const auto& b : c_.protocol.perturb)
       for (const auto& v : b.values) {
         std::string t = valueText(v);
-        if (t == "sub_batch" && !batchDim(k)) continue;  // no batch dimension to slice (plan/batch.h)
+        if (t == backend::perturb::kSubBatch && !batchDim(k)) continue;  // no batch dimension to slice (plan/batch.h)
         auto it = std::find_if(plan_.perturb.begin(), plan_.perturb.end(), [&](const Perturbation& x) { return x.text == t; });
         if (it == plan_.perturb.end()) it = plan_.perturb.insert(plan_.perturb.end(), Perturbation{t, {}});
         addOrigin(it->origins, b.origin.id);
       }
-    if (plan_.perturb.empty()) plan_.perturb.push_back(Perturbation{"none", {}});
+    if (plan_.perturb.empty()) plan_.perturb.push_back(Perturbation{backend::perturb::kNone, {}});
   }
 
   // The applied classes that ask for every case: they set seeds, repeats or cells, or ask
@@ -325,8 +325,8 @@ class Planner {
       }
     Factor pf{"perturb", "", plan_.perturb.size(), {}, {}};
     for (const auto& x : plan_.perturb) {
-      pf.owners.push_back(owners(x.origins, x.text == "none"));
-      pf.needsBatch.push_back(x.text == "sub_batch");
+      pf.owners.push_back(owners(x.origins, x.text == backend::perturb::kNone));
+      pf.needsBatch.push_back(x.text == backend::perturb::kSubBatch);
     }
     fs.push_back(std::move(pf));
     return fs;
@@ -563,7 +563,7 @@ class Planner {
   void addSubBatchCases(std::vector<Case>& cases, const std::vector<Factor>& fs) const {
     size_t sub = plan_.perturb.size();
     for (size_t i = 0; i < plan_.perturb.size(); ++i)
-      if (plan_.perturb[i].text == "sub_batch") sub = i;
+      if (plan_.perturb[i].text == backend::perturb::kSubBatch) sub = i;
     std::optional<std::string> b = batchDim(*c_.kernel);
     if (sub == plan_.perturb.size() || !b) return;
     size_t bd = plan_.dims.size();
@@ -572,7 +572,7 @@ class Planner {
     if (bd == plan_.dims.size()) return;
     for (int64_t v : plan_.dims[bd].candidates) {
       if (v < 2) continue;
-      auto has = [&](const Case& c) { return c.dims[bd].second == v && c.perturb == "sub_batch"; };
+      auto has = [&](const Case& c) { return c.dims[bd].second == v && c.perturb == backend::perturb::kSubBatch; };
       if (std::any_of(cases.begin(), cases.end(), has)) continue;
       // The largest shape with that batch: long reductions are where split-K pays off.
       auto size = [](const Case& c) {
@@ -700,9 +700,9 @@ class Planner {
             }
           c.layouts.emplace_back(tp.name, l);
         }
-        c.perturb = "none";  // a perturbation that is not a second run of this huge case
+        c.perturb = backend::perturb::kNone;  // a perturbation that is not a second run of this huge case
         for (const auto& x : plan_.perturb)
-          if (x.text != "sub_batch") {
+          if (x.text != backend::perturb::kSubBatch) {
             c.perturb = x.text;
             break;
           }
@@ -820,7 +820,7 @@ class Planner {
       take(l.origins, l.kind == "contiguous");
     }
     for (const auto& x : plan_.perturb)
-      if (x.text == c.perturb) take(x.origins, x.text == "none");
+      if (x.text == c.perturb) take(x.origins, x.text == backend::perturb::kNone);
     std::vector<std::string> out;
     for (const auto& id : c_.applies)
       if (asked.count(id)) out.push_back(id);
