@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <utility>
 
+#include "checker/report/builtin_signatures.h"
+
 namespace kc::report {
 
 namespace {
@@ -125,7 +127,7 @@ Verdict worseVerdict(Verdict a, Verdict b) {
 }
 
 std::vector<std::string> shownSignatures(const CaseResult& r) {
-  if (r.signatures.empty() && r.verdict == Verdict::Fail) return {"unclassified"};
+  if (r.signatures.empty() && r.verdict == Verdict::Fail) return {signature::kUnclassified};
   return r.signatures;
 }
 
