@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "backends/backend_names.h"
+#include "backends/perturbations.h"
 #include "kcontract/abi.h"
 #include "stdlib/numerics/dtype.h"
 #include "stdlib/values/fill.h"
@@ -152,13 +154,13 @@ class Backend {
   // this way. Returns one line for the report: what runs ("noise: ...") or, when this
   // backend cannot perturb so, why not ("not supported: ..."): never silently nothing.
   virtual std::string setPerturbation(const std::string& kind) {
-    return kind == "none" ? "" : "not supported: the " + name() + " backend does not perturb; the repeats ran unperturbed";
+    return kind == perturb::kNone ? "" : "not supported: the " + name() + " backend does not perturb; the repeats ran unperturbed";
   }
 };
 
-// The backend of that name: host, cuda, opencl, exec. A backend not built into this
-// kcontract is returned anyway; its probe() says it is unavailable and why.
+// The backend of that name (backend_names.h: host, cuda, opencl, exec). A backend not built
+// into this kcontract is returned anyway; its probe() says it is unavailable and why.
 std::unique_ptr<Backend> makeBackend(const std::string& name);
-std::vector<std::string> backendNames();
+std::vector<std::string> backendNames();  // kBackendNames
 
 }  // namespace kc::backend

@@ -37,22 +37,22 @@ class AbsentBackend : public Backend {
 
 }  // namespace
 
-std::vector<std::string> backendNames() { return {"host", "cuda", "opencl", "exec"}; }
+std::vector<std::string> backendNames() { return {kBackendNames.begin(), kBackendNames.end()}; }
 
 std::unique_ptr<Backend> makeBackend(const std::string& name) {
-  if (name == "host") return std::make_unique<HostBackend>();
-  if (name == "exec") return std::make_unique<ExecBackend>();
+  if (name == kHostBackend) return std::make_unique<HostBackend>();
+  if (name == kExecBackend) return std::make_unique<ExecBackend>();
 #ifdef KC_HAVE_CUDA
-  if (name == "cuda") return std::make_unique<CudaBackend>();
+  if (name == kCudaBackend) return std::make_unique<CudaBackend>();
 #else
-  if (name == "cuda")
+  if (name == kCudaBackend)
     return std::make_unique<AbsentBackend>(name, "the cuda backend is not built into this kcontract (CMake found no CUDA "
                                                  "toolkit when it was built)");
 #endif
 #ifdef KC_HAVE_OPENCL
-  if (name == "opencl") return std::make_unique<OpenClBackend>();
+  if (name == kOpenClBackend) return std::make_unique<OpenClBackend>();
 #else
-  if (name == "opencl")
+  if (name == kOpenClBackend)
     return std::make_unique<AbsentBackend>(name, "the opencl backend is not built into this kcontract (CMake found no "
                                                  "OpenCL headers and library when it was built)");
 #endif

@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   };
   kcs_gen g{};
   g.kind = KCS_UNIFORM;
-  g.dtype = kF32;
+  g.dtype = KC_F32;
   g.key0 = 1;
   g.key1 = 2;
   g.lo = -1;

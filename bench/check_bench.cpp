@@ -151,7 +151,7 @@ bool benchTarget(const Target& t, const std::string& backend, double timeout, bo
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string backend = "host";
+  std::string backend = kc::backend::kHostBackend;
   double timeout = 60;
   bool baseline = false, own = false;
   std::vector<Target> targets;
@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
   }
   std::string root = kc::stdlib::sourceRoot();
   if (targets.empty()) {
-    std::string ext = backend == "cuda" ? ".cu" : ".c";
+    std::string ext = backend == kc::backend::kCudaBackend ? ".cu" : ".c";
     // The op, and the example kernel's entry (its own contract names the kernel acme_*).
     for (auto [op, entry] : {std::pair{"softmax", "kc_acme_softmax"}, std::pair{"matmul", "kc_acme_gemm"}}) {
       std::string dir = root + "/examples/" + op + "/";

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "checker/report/builtin_signatures.h"
 #include "checker/yaml_reader.h"
 
 namespace kc::check {
@@ -146,7 +147,7 @@ StateResult caughtState(const std::vector<CaseResult>& results, const std::strin
   std::vector<std::string> also;
   for (const CaseResult& r : results)
     if (r.verdict == Verdict::Fail)
-      for (const auto& name : r.signatures.empty() ? std::vector<std::string>{"unclassified"} : r.signatures)
+      for (const auto& name : r.signatures.empty() ? std::vector<std::string>{report::signature::kUnclassified} : r.signatures)
         if (name != signature && std::find(also.begin(), also.end(), name) == also.end()) also.push_back(name);
   for (const CaseResult& r : results) {
     if (r.verdict == Verdict::Fail &&

@@ -24,7 +24,7 @@ struct CalibrationEntry {
   std::string conforming;  // PATH[:ENTRY], relative to the manifest's folder
   std::string violating;   // PATH[:ENTRY]
   std::string signature;   // the signature the contract must name on the violating kernel
-  std::string backend = "host";
+  std::string backend = backend::kHostBackend;
   std::string rationale;   // what the violating kernel does wrong, one line
   // `allclose-prefill: reference`: the allclose harness's output buffers hold the reference's
   // answer before the launch (a caching allocator reusing the reference's memory).

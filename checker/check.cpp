@@ -217,7 +217,7 @@ bool CaseRun::runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uin
   wr.repeats = attempt.repeats;
   wr.timeoutSeconds = opts.timeoutSeconds;
   wr.deviceSync = opts.allclose && opts.allclose->deviceSync;
-  wr.perturb = opts.allclose ? "none" : c.perturb;  // a plain allclose harness perturbs nothing
+  wr.perturb = opts.allclose ? backend::perturb::kNone : c.perturb;  // a plain allclose harness perturbs nothing
   wr.worker = &worker;
   run::LaunchRecord rec;
   run::PhaseTimer workerTimer(ph ? &ph->worker : nullptr);
@@ -230,7 +230,7 @@ bool CaseRun::runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uin
   workerTimer.stop();
   std::optional<run::BatchFinding> batch;
   run::PhaseTimer batchTimer(ph ? &ph->batch : nullptr);
-  if (c.perturb == "sub_batch" && !opts.allclose && rec.status == run::LaunchStatus::Ok)
+  if (c.perturb == backend::perturb::kSubBatch && !opts.allclose && rec.status == run::LaunchStatus::Ok)
     if (auto dim = plan::batchDim(*job.contract->kernel)) batch = run::checkSubBatches(*job.contract->kernel, wr, rec, *dim);
   batchTimer.stop();
   run::JudgeInput in{job.contract, &plan, &c, &setup, &storage, &rec, opts.threads, opts.allclose};
@@ -389,7 +389,7 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
     } catch (const backend::BackendError& e) {
       buildError = e.what();
     }
-    bool perturbed = !opts.allclose && std::any_of(cases.begin(), cases.end(), [](const plan::Case* c) { return c->perturb != "none"; });
+    bool perturbed = !opts.allclose && std::any_of(cases.begin(), cases.end(), [](const plan::Case* c) { return c->perturb != backend::perturb::kNone; });
     if (perturbed && buildError.empty()) be->preparePerturbation();
   }
   // Made after prepare() and preparePerturbation(): the worker process forks with their results.

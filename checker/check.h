@@ -34,7 +34,7 @@ struct Job {
   std::string contractFile;
   int contractLine = 0;
   backend::KernelRef kernel;
-  std::string backend = "host";
+  std::string backend = backend::kHostBackend;
   Supports supports;
   std::optional<std::string> expect;  // the suite's `expect`: pass or fail
 };

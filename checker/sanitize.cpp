@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "backends/backend_names.h"
 #include "checker/repro.h"
 
 namespace kc::check {
@@ -181,7 +182,7 @@ report::SanitizerRun parseSanitizerOutput(const std::string& tool, const std::st
 report::SanitizerRun sanitizeCase(const SanitizeRequest& q) {
   report::SanitizerRun run;
   run.tool = q.tool;
-  if (q.backend != "cuda") {
+  if (q.backend != backend::kCudaBackend) {
     run.note = "compute-sanitizer checks CUDA kernels; this case ran on the " + q.backend + " backend";
     return run;
   }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "backends/backend_names.h"
+
 namespace kc::check {
 
 // A suite that cannot be read: message is "FILE:LINE:COL: ..." (or "FILE: ...").
@@ -37,7 +39,7 @@ struct SuiteKernel {
 
 struct Suite {
   std::string path;
-  std::string backend = "host";
+  std::string backend = backend::kHostBackend;
   std::vector<std::string> includeDirs;  // relative to the suite's folder
   std::vector<SuiteKernel> kernels;
 };

@@ -362,13 +362,14 @@ void CudaBackend::loadSupport() {
   cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
   cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
   fs::path dir = fs::path(stdlib::sourceRoot()) / "backends" / "cuda" / "support";
+  std::string include = (fs::path(stdlib::sourceRoot()) / "include").string();  // kcontract/abi.h: the dtype codes
   CompileRequest r;
   r.source = (dir / "kc_cuda_support.cu").string();
   r.kind = "cuda-support";
   // -fmad=false: the generated fill rounds one operation at a time, as the host does.
   r.command = {nvccPath(), "-O3", "-shared", "-Xcompiler", "-fPIC", "-fmad=false",
-               "-arch=sm_" + std::to_string(major) + std::to_string(minor), "-I", dir.string()};
-  r.extraKeyFiles = {(dir / "kc_cuda_support.h").string()};
+               "-arch=sm_" + std::to_string(major) + std::to_string(minor), "-I", dir.string(), "-I", include};
+  r.extraKeyFiles = {(dir / "kc_cuda_support.h").string(), include + "/kcontract/abi.h"};
   CompileResult built = compileCached(r);  // throws BackendError with nvcc's output
   support_ = dlopen(built.library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!support_) throw BackendError(std::string("cannot load the CUDA support kernels: ") + dlerror());

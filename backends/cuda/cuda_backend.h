@@ -26,7 +26,7 @@ namespace kc::backend {
 
 class CudaBackend : public Backend {
  public:
-  std::string name() const override { return "cuda"; }
+  std::string name() const override { return kCudaBackend; }
   Availability probe() override;
   Prepared prepare(const KernelRef& kernel) override;
   void load(const Prepared& prepared, const std::string& entry) override;

@@ -35,14 +35,14 @@ int noisePasses() {
 NoiseStep noiseStep(const std::string& kind, int launchIndex, int sms) {
   NoiseStep s;
   int k = launchIndex % 3;
-  if (kind == "noise") {
+  if (kind == perturb::kNoise) {
     s.before = true;
     s.blocks = 4 * sms;
-  } else if (kind == "launch_order") {
+  } else if (kind == perturb::kLaunchOrder) {
     s.before = k == 0;
     s.after = k == 1;
     s.blocks = 4 * sms;
-  } else if (kind == "occupancy") {
+  } else if (kind == perturb::kOccupancy) {
     const int perSm[] = {1, 4, 16};
     s.before = true;
     s.blocks = perSm[k] * sms;
@@ -65,9 +65,9 @@ void DeviceNoise::prepare(const std::string& nvcc, const std::string& arch) {
 }
 
 std::string DeviceNoise::configure(const std::string& kind) {
-  kind_ = "none";  // a reused worker's last run may have been perturbed
-  if (kind == "none") return "";
-  if (kind != "noise" && kind != "launch_order" && kind != "occupancy")
+  kind_ = perturb::kNone;  // a reused worker's last run may have been perturbed
+  if (kind == perturb::kNone) return "";
+  if (kind != perturb::kNoise && kind != perturb::kLaunchOrder && kind != perturb::kOccupancy)
     return "not supported: unknown perturbation '" + kind + "'";
   const std::string unperturbed = "; the repeats ran unperturbed";
   if (!prepareError_.empty()) return "not supported: " + prepareError_ + unperturbed;
@@ -85,10 +85,10 @@ std::string DeviceNoise::configure(const std::string& kind) {
   kind_ = kind;
   std::string size = std::to_string(noiseBytes() >> 20) + " MiB x " + std::to_string(noisePasses()) + " passes";
   std::string sms = std::to_string(sms_);
-  if (kind == "noise")
+  if (kind == perturb::kNoise)
     return "noise: a memory-bound kernel (" + std::to_string(4 * sms_) + " blocks of 256 threads, " + size +
            ") on a concurrent stream, launched before every repeat";
-  if (kind == "launch_order")
+  if (kind == perturb::kLaunchOrder)
     return "launch_order: noise (" + std::to_string(4 * sms_) + " blocks, " + size +
            ") launched before the kernel, after it, then not at all, in turn per repeat";
   return "occupancy: noise of 1, 4, 16 blocks per SM (" + sms + " SMs, " + size + ") in turn per repeat";

@@ -8,6 +8,8 @@
 //   occupancy     the repeats cycle the noise's size: 1, 4, 16 blocks per SM (256 threads)
 #include <string>
 
+#include "backends/perturbations.h"
+
 namespace kc::backend {
 
 // What the noise does around one launch.
@@ -35,7 +37,7 @@ class DeviceNoise {
 
   std::string library_;
   std::string prepareError_ = "the noise kernel was not built";
-  std::string kind_ = "none";
+  std::string kind_ = perturb::kNone;
   int sms_ = 0;
   int (*launch_)(int, int, int) = nullptr;
   const char* (*error_)() = nullptr;

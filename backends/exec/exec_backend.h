@@ -33,7 +33,7 @@ ExecSpec readExecSpec(const std::string& path);
 class ExecBackend : public HostMemoryBackend {
  public:
   ~ExecBackend() override;
-  std::string name() const override { return "exec"; }
+  std::string name() const override { return kExecBackend; }
   Availability probe() override;
   Prepared prepare(const KernelRef& kernel) override;
   void load(const Prepared& prepared, const std::string& entry) override;

@@ -26,8 +26,8 @@ void churn(const std::atomic<bool>* running, uint64_t* buf) {
 }  // namespace
 
 int CpuNoise::threadsFor(const std::string& kind, int launchIndex, int n) {
-  if (kind == "noise") return n;
-  if (kind == "occupancy") {
+  if (kind == perturb::kNoise) return n;
+  if (kind == perturb::kOccupancy) {
     const int cycle[] = {1, n, 2 * n};
     return cycle[launchIndex % 3];
   }
@@ -35,15 +35,15 @@ int CpuNoise::threadsFor(const std::string& kind, int launchIndex, int n) {
 }
 
 std::string CpuNoise::configure(const std::string& kind) {
-  kind_ = "none";  // a reused worker's last run may have been perturbed
-  if (kind == "none") return "";
-  if (kind == "launch_order")
+  kind_ = perturb::kNone;  // a reused worker's last run may have been perturbed
+  if (kind == perturb::kNone) return "";
+  if (kind == perturb::kLaunchOrder)
     return "not supported: a host kernel runs synchronously on the calling thread, so there is no launch order to vary; "
            "the repeats ran unperturbed";
-  if (kind != "noise" && kind != "occupancy") return "not supported: unknown perturbation '" + kind + "'";
+  if (kind != perturb::kNoise && kind != perturb::kOccupancy) return "not supported: unknown perturbation '" + kind + "'";
   kind_ = kind;
   // Counts in words, not numbers: the report reads the same on every machine.
-  if (kind == "noise")
+  if (kind == perturb::kNoise)
     return "noise: one competing host thread per hardware thread, each streaming over 8 MiB, during every repeat";
   return "occupancy: 1 competing host thread, then one per hardware thread, then two per hardware thread, in turn per repeat";
 }

@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "backends/perturbations.h"
+
 namespace kc::backend {
 
 class CpuNoise {
@@ -27,7 +29,7 @@ class CpuNoise {
   static int threadsFor(const std::string& kind, int launchIndex, int cores);
 
  private:
-  std::string kind_ = "none";
+  std::string kind_ = perturb::kNone;
   std::atomic<bool> running_{false};
   std::vector<std::thread> threads_;
   std::vector<std::unique_ptr<uint64_t[]>> buffers_;  // one per competitor, kept across launches

@@ -10,7 +10,7 @@ namespace kc::backend {
 
 class HostBackend : public HostMemoryBackend {
  public:
-  std::string name() const override { return "host"; }
+  std::string name() const override { return kHostBackend; }
   Availability probe() override;
   Prepared prepare(const KernelRef& kernel) override;
   void load(const Prepared& prepared, const std::string& entry) override;

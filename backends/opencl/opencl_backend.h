@@ -24,7 +24,7 @@ namespace kc::backend {
 
 class OpenClBackend : public Backend {
  public:
-  std::string name() const override { return "opencl"; }
+  std::string name() const override { return kOpenClBackend; }
   bool byteAddressed() const override { return false; }  // cl_mem handles
   Availability probe() override;
   Prepared prepare(const KernelRef& kernel) override;

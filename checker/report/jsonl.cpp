@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "checker/report/format.h"
+
 namespace kc::report {
 
 namespace {
@@ -227,5 +229,15 @@ std::optional<CaseResult> parseCaseJson(const std::string& line, std::string& er
 }
 
 std::string resumeKey(const CaseResult& r) { return r.caseId + '\t' + r.kernel + '\t' + r.backend; }
+
+// --format jsonl (formats.def): a line per case as it finishes; --resume reads it back.
+ReportFormat jsonlFormat() {
+  ReportFormat f;
+  f.name = "jsonl";
+  f.description = "JSON Lines: one object per case as it finishes; --resume and kcontract replay read it back";
+  f.caseRecord = caseJson;
+  f.parseRecord = parseCaseJson;
+  return f;
+}
 
 }  // namespace kc::report

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "checker/report/format.h"
 #include "checker/report/text.h"
 
 namespace kc::report {
@@ -156,6 +157,15 @@ std::string junitXml(const std::vector<CaseResult>& results) {
     xml += "  </testsuite>\n";
   }
   return xml + "</testsuites>\n";
+}
+
+// --format junit (formats.def): one document at the end.
+ReportFormat junitFormat() {
+  ReportFormat f;
+  f.name = "junit";
+  f.description = "JUnit XML for CI: a testsuite per kernel, contract and backend, a testcase per case";
+  f.document = [](const std::vector<CaseResult>& results, const FormatContext&) { return junitXml(results); };
+  return f;
 }
 
 }  // namespace kc::report

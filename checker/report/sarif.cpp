@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "checker/report/format.h"
 #include "checker/report/text.h"
 
 namespace kc::report {
@@ -71,6 +72,15 @@ std::string sarifJson(const std::vector<CaseResult>& results, const std::string&
                 {"version", "2.1.0"},
                 {"runs", Json::array({{{"tool", {{"driver", std::move(driver)}}}, {"results", std::move(out)}}})}};
   return sarif.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+// --format sarif (formats.def): one document at the end.
+ReportFormat sarifFormat() {
+  ReportFormat f;
+  f.name = "sarif";
+  f.description = "SARIF 2.1.0 for code scanning: a result per case that did not pass, at the contract";
+  f.document = [](const std::vector<CaseResult>& results, const FormatContext& c) { return sarifJson(results, c.toolVersion); };
+  return f;
 }
 
 }  // namespace kc::report

@@ -10,6 +10,9 @@
 #include <cstdlib>
 #include <utility>
 
+#include "checker/report/builtin_signatures.h"
+#include "checker/report/format.h"
+
 namespace kc::report {
 
 namespace {
@@ -125,7 +128,7 @@ Verdict worseVerdict(Verdict a, Verdict b) {
 }
 
 std::vector<std::string> shownSignatures(const CaseResult& r) {
-  if (r.signatures.empty() && r.verdict == Verdict::Fail) return {"unclassified"};
+  if (r.signatures.empty() && r.verdict == Verdict::Fail) return {signature::kUnclassified};
   return r.signatures;
 }
 
@@ -306,6 +309,16 @@ void ProgressBar::clear() {
   std::fputs("\r\x1b[K", out_);
   std::fflush(out_);
   drawn_ = false;
+}
+
+// --format text (formats.def): the human report itself, which `kcontract check` prints with
+// caseLine and summaryTable; as a format it writes nothing more.
+ReportFormat textFormat() {
+  ReportFormat f;
+  f.name = "text";
+  f.description = "the human report: a line per case as it finishes, then a summary table";
+  f.machine = false;
+  return f;
 }
 
 }  // namespace kc::report

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "backends/streamed_ops.h"
+#include "checker/report/builtin_signatures.h"
 #include "checker/run/judge.h"
 #include "checker/run/sub_problem.h"
 #include "checker/run/worker.h"
@@ -450,13 +451,13 @@ void BigRun::deviceFindings() {
     if (ar.canaryLaunch >= 0) {
       out.violated.push_back("canary: " + spec.name + " written past the ends of its buffer (launch " +
                              std::to_string(ar.canaryLaunch + 1) + ")");
-      builtIn.push_back("out-of-bounds-write");
+      builtIn.push_back(report::signature::kOutOfBoundsWrite);
     }
-    bool sampledChange = std::find(out.signatures.begin(), out.signatures.end(), "input-modified") != out.signatures.end();
+    bool sampledChange = std::find(out.signatures.begin(), out.signatures.end(), report::signature::kInputModified) != out.signatures.end();
     if (!spec.output && ar.changedCells > 0 && !sampledChange) {
       out.violated.push_back("input integrity: the kernel changed " + std::to_string(ar.changedCells) + " of " +
                              std::to_string(spec.numel()) + " cells of its input " + spec.name);
-      builtIn.push_back("input-modified");
+      builtIn.push_back(report::signature::kInputModified);
     }
     if (spec.output && ar.unwritten > 0) {
       std::string first;
@@ -464,12 +465,12 @@ void BigRun::deviceFindings() {
         first += (i ? ", " : "") + indexText(unravel(static_cast<int64_t>(ar.first[i]), spec.shape));
       out.violated.push_back("completeness: " + std::to_string(ar.unwritten) + " of " + std::to_string(spec.numel()) +
                              " cells of " + spec.name + " were never written (first: " + first + ")");
-      builtIn.push_back("unwritten-cells");
+      builtIn.push_back(report::signature::kUnwrittenCells);
     }
     if (spec.output && ar.differLaunch > 0) {
       out.violated.push_back("determinism: " + spec.name + " differs between launch 1 and launch " +
                              std::to_string(ar.differLaunch + 1) + " in " + std::to_string(ar.differCells) + " cells");
-      builtIn.push_back("nondeterministic");
+      builtIn.push_back(report::signature::kNondeterministic);
     }
   }
   if (!builtIn.empty() && out.verdict != Verdict::Fail) {

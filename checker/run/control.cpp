@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "checker/report/builtin_signatures.h"
 #include "checker/run/case_setup.h"
 #include "checker/run/judge.h"
 
@@ -49,9 +50,9 @@ std::optional<plan::Case> controlCase(const plan::Plan& plan, const plan::Case& 
       }
   }
   for (const auto& p : plan.perturb) {
-    std::vector<std::string> owners = plan::alternativeOwners(plan, p.origins, p.text == "none");
+    std::vector<std::string> owners = plan::alternativeOwners(plan, p.origins, p.text == backend::perturb::kNone);
     if (p.text == out.perturb && !owners.empty()) {
-      out.perturb = "none";
+      out.perturb = backend::perturb::kNone;
       took(owners);
     }
   }
@@ -113,7 +114,7 @@ void attributeByControl(const ControlRun& in, report::CaseResult& result) {
     if (!contains(kept, s)) kept.push_back(s);
   result.signatures = kept;
   result.violated.push_back("control: the same case on " + std::string("neutral inputs and contiguous views fails too (") +
-                            (verdict.signatures.empty() ? std::string("unclassified") : verdict.signatures.front()) +
+                            (verdict.signatures.empty() ? std::string(report::signature::kUnclassified) : verdict.signatures.front()) +
                             "), so it is not named after " + owners.front());
 }
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "checker/oracle/evaluator.h"
+#include "checker/report/builtin_signatures.h"
 #include "checker/run/chunks.h"
 #include "checker/run/poison_scan.h"
 #include "checker/run/signatures.h"
@@ -195,7 +196,7 @@ void Judging::harnessChecks() {
     for (size_t k = 0; k < L.images[a].size(); ++k)
       if (!canariesIntact(L.images[a][k])) {
         out.violated.push_back("canary: " + spec.name + " written past the ends of its buffer (" + launchLabel(static_cast<int>(k)) + ")");
-        builtIn.push_back("out-of-bounds-write");
+        builtIn.push_back(report::signature::kOutOfBoundsWrite);
         break;
       }
     if (spec.output && spec.storage > spec.numel()) {
@@ -203,18 +204,18 @@ void Judging::harnessChecks() {
       if (outside > 0) {
         out.violated.push_back("view: " + std::to_string(outside) + " element(s) of " + spec.name +
                                " written outside its view (layout " + spec.layout + ")");
-        builtIn.push_back("out-of-view-write");
+        builtIn.push_back(report::signature::kOutOfViewWrite);
       }
     }
     if (!spec.output && !L.images[a].empty() &&
         std::memcmp(storageOf(L.images[a][0]), (*in.storage)[a].data(), spec.storageBytes()) != 0) {
       out.violated.push_back("input integrity: the kernel changed its input " + spec.name);
-      builtIn.push_back("input-modified");
+      builtIn.push_back(report::signature::kInputModified);
     }
   }
   if (!L.resource.empty() && !in.allclose) {  // e.g. device memory allocated by every launch and never freed
     out.violated.push_back(L.resource);
-    builtIn.push_back("device-memory-leak");
+    builtIn.push_back(report::signature::kDeviceMemoryLeak);
   }
   for (size_t a = 0; a < s.args.size() && !in.allclose; ++a) {
     if (!s.args[a].output) continue;
@@ -230,7 +231,7 @@ void Judging::harnessChecks() {
   // run, that is the failure's name, not the batch size.
   if (in.batch && !in.allclose && !differs) {
     out.violated.push_back("batch invariance: " + in.batch->text() + "  [from std.ord.batch-invariance@1]");
-    builtIn.push_back("batch-variant");
+    builtIn.push_back(report::signature::kBatchVariant);
   }
 }
 
@@ -247,7 +248,7 @@ bool Judging::oracleOverInputs() {
           out.verdict = Verdict::Fail;
           out.violated.push_back("precondition report: the inputs break '" + ir::print(*pre.expr) +
                                  "' and the kernel returned 0  [from " + kPreconditionReport + "]");
-          out.signatures = {"precondition-unreported"};
+          out.signatures = {report::signature::kPreconditionUnreported};
           out.reason = "1 check violated";
           return true;
         }
@@ -304,7 +305,7 @@ void Judging::completeness() {
       out.violated.push_back("completeness: " + std::to_string(accepted) + " of " + std::to_string(spec.numel()) +
                              " cells of " + spec.name + " were never written and the postconditions accept them (first: " +
                              first + ")");
-      builtIn.push_back("unwritten-cells");
+      builtIn.push_back(report::signature::kUnwrittenCells);
     }
   }
 }
@@ -418,13 +419,13 @@ bool Judging::failure() {
     facts.caseOrigins = in.kase->origins;
     facts.everywhere = in.plan->everywhere;
     out.signatures = matchSignatures(ct, b, r, facts);
-    if (allUnwritten) builtIn.push_back("unwritten-cells");
+    if (allUnwritten) builtIn.push_back(report::signature::kUnwrittenCells);
     for (const auto& name : builtIn)
       if (std::find(out.signatures.begin(), out.signatures.end(), name) == out.signatures.end())
         out.signatures.insert(out.signatures.begin(), name);
-    if (differs && std::find(out.signatures.begin(), out.signatures.end(), "nondeterministic") == out.signatures.end() &&
+    if (differs && std::find(out.signatures.begin(), out.signatures.end(), report::signature::kNondeterministic) == out.signatures.end() &&
         out.signatures.empty())
-      out.signatures.push_back("nondeterministic");
+      out.signatures.push_back(report::signature::kNondeterministic);
     size_t n = out.violated.size();
     out.reason = std::to_string(n) + (n == 1 ? " check" : " checks") + " violated";
     return true;

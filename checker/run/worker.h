@@ -56,7 +56,7 @@ struct WorkerRequest {
   int repeats = 1;
   double timeoutSeconds = 10;
   bool deviceSync = false;  // wait for the whole device after each launch (the allclose harness)
-  std::string perturb = "none";  // the case's perturbation (Backend::setPerturbation)
+  std::string perturb = backend::perturb::kNone;  // the case's perturbation (Backend::setPerturbation)
   Worker* worker = nullptr;      // the process to run in; none: a fresh one for this run alone
 };
 

@@ -40,7 +40,7 @@ bool runOnce(backend::Backend& be, const backend::Prepared& prepared, const std:
     std::vector<backend::ArgDesc> descs;
     for (const ArgSpec& spec : r.args) descs.push_back({spec.name, spec.output});
     be.describeArgs(descs);
-    if (r.perturb != "none" || reuse) setText(report->perturbation, be.setPerturbation(r.perturb));
+    if (r.perturb != backend::perturb::kNone || reuse) setText(report->perturbation, be.setPerturbation(r.perturb));
     device.assign(n, nullptr);
     std::vector<void*> views(n, nullptr);
     std::vector<std::vector<uint8_t>> scalars(n);

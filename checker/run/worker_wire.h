@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/perturbations.h"
 #include "checker/run/case_setup.h"
 
 namespace kc::run::wire {
@@ -35,7 +36,7 @@ struct Request {
   std::vector<ArgSpec> args;  // ABI order
   int repeats = 1;
   bool deviceSync = false;
-  std::string perturb = "none";
+  std::string perturb = backend::perturb::kNone;
   std::vector<uint64_t> inOffsets;                 // per argument: its pristine image
   std::vector<std::vector<uint64_t>> backOffsets;  // per argument: the images that come back
 };

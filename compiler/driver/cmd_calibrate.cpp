@@ -12,6 +12,7 @@
 
 #include "checker/calibration.h"
 #include "checker/check.h"
+#include "checker/report/builtin_signatures.h"
 #include "compiler/driver/check_jobs.h"
 #include "compiler/driver/cli.h"
 #include "compiler/driver/output.h"
@@ -23,11 +24,6 @@ namespace kc::driver {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Failures the checker names itself, without a contract's signature (docs/checking.md).
-const std::set<std::string> kBuiltInSignatures = {"out-of-bounds-write", "out-of-view-write",      "input-modified",
-                                                  "device-memory-leak",  "unwritten-cells",        "nondeterministic",
-                                                  "precondition-unreported", "batch-variant"};
 
 struct CalibrateOptions {
   std::vector<std::string> targets;
@@ -133,7 +129,7 @@ int runCalibrate(const GlobalOptions& opts) {
     }
     if (std::find(ct->applies.begin(), ct->applies.end(), e->classId) == ct->applies.end())
       problems.push_back(at + "contract " + ct->id + " does not apply " + e->classId);
-    bool known = kBuiltInSignatures.count(e->signature) > 0;
+    bool known = report::signature::isBuiltIn(e->signature);  // failures the checker names itself
     for (const auto& s : ct->signatures) known = known || s.name == e->signature;
     if (!known) problems.push_back(at + "contract " + ct->id + " has no signature '" + e->signature + "'");
   }

@@ -14,9 +14,8 @@
 #include "checker/check.h"
 #include "checker/growth.h"
 #include "checker/sanitize.h"
+#include "checker/report/format.h"
 #include "checker/report/jsonl.h"
-#include "checker/report/junit.h"
-#include "checker/report/sarif.h"
 #include "checker/report/text.h"
 #include "checker/suite.h"
 #include "compiler/driver/check_jobs.h"
@@ -30,7 +29,7 @@ namespace {
 
 struct CheckCliOptions {
   JobOptions jobs;
-  std::string format = "text";
+  std::string format = report::defaultReportFormat().name;
   std::string out;
   std::string resume;
   std::string shard;
@@ -87,8 +86,8 @@ bool wantsSanitizer(const CheckCliOptions& o, const report::CaseResult& r) {
 
 int runCheck(const GlobalOptions& opts) {
   CheckCliOptions& o = gCheck;
-  if (o.format != "text" && o.format != "jsonl" && o.format != "junit" && o.format != "sarif")
-    return usage("--format is text, jsonl, junit or sarif; not '" + o.format + "'");
+  const report::ReportFormat* format = report::findReportFormat(o.format);
+  if (!format) return usage("--format is " + report::reportFormatList() + "; not '" + o.format + "'");
   if (!o.shard.empty() && !parseShard(o.shard, o.run.shardIndex, o.run.shardCount))
     return usage("--shard is I/N with 0 <= I < N; not '" + o.shard + "'");
   if (!o.maxMemory.empty() && !parseBytes(o.maxMemory, o.run.maxCaseBytes))
@@ -118,8 +117,8 @@ int runCheck(const GlobalOptions& opts) {
   if (!o.resume.empty()) {
     if (!o.out.empty() && o.out != o.resume) return usage("--resume FILE writes to FILE; give no other --out");
     o.out = o.resume;
-    if (o.format == "text") o.format = "jsonl";
-    if (o.format != "jsonl") return usage("--resume works with --format jsonl");
+    if (!format->machine) format = &report::resumeFormat();
+    if (!format->parseRecord) return usage("--resume works with --format " + report::resumeFormat().name);
     std::ifstream in(o.resume);
     std::string line;
     size_t lineNo = 0;
@@ -127,7 +126,7 @@ int runCheck(const GlobalOptions& opts) {
       ++lineNo;
       if (line.empty()) continue;
       std::string error;
-      auto r = report::parseCaseJson(line, error);
+      auto r = format->parseRecord(line, error);
       if (!r) {  // a line cut short by a kill: that case runs again
         std::cerr << o.resume << ":" << lineNo << ": ignoring an unreadable result line (" << error << ")\n";
         continue;
@@ -146,18 +145,10 @@ int runCheck(const GlobalOptions& opts) {
   o.run.includeDirs = o.jobs.includeDirs;
 
   // Where each format goes. Machine formats with --out leave stdout to the text lines.
-  bool textToStdout = o.format == "text" || !o.out.empty();
-  std::ofstream jsonlFile;
-  std::ostream* jsonl = nullptr;
-  if (o.format == "jsonl") {
-    if (o.out.empty()) {
-      jsonl = &std::cout;
-    } else {
-      jsonlFile.open(o.out, std::ios::app);
-      if (!jsonlFile) return usage("cannot write '" + o.out + "'");
-      jsonl = &jsonlFile;
-    }
-  }
+  report::ReportWriter writer(*format, o.out);
+  std::string writeError;
+  if (!writer.open(writeError)) return usage(writeError);
+  bool textToStdout = writer.textToStdout();
   bool color = useColor(opts, STDOUT_FILENO);
   // Per job: did it get what the suite expects? (FAIL, CRASH, TIMEOUT or ERROR count as fail.)
   std::vector<std::string> expectations;
@@ -182,7 +173,7 @@ int runCheck(const GlobalOptions& opts) {
         q.timeoutSeconds = o.run.timeoutSeconds;
         r.sanitizer = check::sanitizeCase(q);
       }
-      if (jsonl) *jsonl << report::caseJson(r) << "\n" << std::flush;  // one whole line per case, at once
+      writer.add(r);  // a streamed format: one whole record per case, at once
       if (textToStdout) std::cout << report::caseLine(r, color) << "\n" << std::flush;
       results.push_back(r);
     };
@@ -228,18 +219,7 @@ int runCheck(const GlobalOptions& opts) {
     std::cout << "\nexpectations: " << asExpected << " of " << expectedJobs << " kernels got the verdict the suite expects\n";
     for (const auto& line : expectations) std::cout << line << "\n";
   }
-  if (o.format == "junit" || o.format == "sarif") {
-    std::string doc = o.format == "junit" ? report::junitXml(results) : report::sarifJson(results, kToolVersion);
-    if (o.out.empty()) {
-      std::cout << doc;
-    } else {
-      std::string tmp = o.out + ".tmp";
-      std::ofstream f(tmp);
-      f << doc;
-      f.close();
-      if (!f || std::rename(tmp.c_str(), o.out.c_str()) != 0) return usage("cannot write '" + o.out + "'");
-    }
-  }
+  if (!writer.finish(results, {kToolVersion}, writeError)) return usage(writeError);  // a document format
   if (o.expect) return expectedJobs > 0 && asExpected == expectedJobs ? kExitOk : kExitFailed;
   for (const auto& r : results)
     if (report::isViolation(r.verdict)) return kExitFailed;
@@ -253,7 +233,7 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   addJobOptions(sub, gCheck.jobs);
   sub->add_option("--dtype", gCheck.run.dtype, "Run only the cases whose dtype variables are this dtype");
   sub->add_option("--seed", gCheck.run.seed, "The base seed of every plan (default 0)");
-  sub->add_option("--format", gCheck.format, "text (default), jsonl, junit or sarif");
+  sub->add_option("--format", gCheck.format, report::reportFormatList(true));
   sub->add_option("--out", gCheck.out, "Write the --format report to this file (the text report still goes to stdout)");
   sub->add_option("--resume", gCheck.resume, "Skip the cases already in this JSON Lines file and append the rest to it");
   sub->add_option("--shard", gCheck.shard, "Run every N-th case starting at I (I/N), to split a suite over machines");

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/perturbations.h"
 #include "compiler/sema/model.h"
 
 namespace kc::plan {
@@ -99,7 +100,7 @@ struct Case {
   std::vector<std::pair<std::string, size_t>> layouts;      // tensor -> index into TensorPlan::layouts
   std::vector<uint64_t> seeds;
   int64_t repeats = 1;
-  std::string perturb = "none";
+  std::string perturb = backend::perturb::kNone;
   Cells cells;
   // The classes this case was made for: those whose distribution, layout or perturbation it
   // carries (in the contract's applies order); just the contract when it carries none. A

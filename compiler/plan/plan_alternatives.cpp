@@ -25,12 +25,12 @@ void AlternativesPlanner::planPerturb(const sema::KernelInfo& k) {
   for (const auto& b : c_.protocol.perturb)
     for (const auto& v : b.values) {
       std::string t = valueText(v);
-      if (t == "sub_batch" && !batchDim(k)) continue;  // no batch dimension to slice (plan/batch.h)
+      if (t == backend::perturb::kSubBatch && !batchDim(k)) continue;  // no batch dimension to slice (plan/batch.h)
       auto it = std::find_if(plan_.perturb.begin(), plan_.perturb.end(), [&](const Perturbation& x) { return x.text == t; });
       if (it == plan_.perturb.end()) it = plan_.perturb.insert(plan_.perturb.end(), Perturbation{t, {}});
       addOrigin(it->origins, b.origin.id);
     }
-  if (plan_.perturb.empty()) plan_.perturb.push_back(Perturbation{"none", {}});
+  if (plan_.perturb.empty()) plan_.perturb.push_back(Perturbation{backend::perturb::kNone, {}});
 }
 
 void AlternativesPlanner::planEverywhere() {

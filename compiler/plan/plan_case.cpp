@@ -129,7 +129,7 @@ std::vector<std::string> CaseFinisher::caseOrigins(const Case& c) const {
     take(l.origins, l.kind == "contiguous");
   }
   for (const auto& x : plan_.perturb)
-    if (x.text == c.perturb) take(x.origins, x.text == "none");
+    if (x.text == c.perturb) take(x.origins, x.text == backend::perturb::kNone);
   std::vector<std::string> out;
   for (const auto& id : c_.applies)
     if (asked.count(id)) out.push_back(id);

@@ -79,7 +79,7 @@ std::vector<Case> CoveragePlanner::coverageCases() {
 void CoveragePlanner::addSubBatchCases(std::vector<Case>& cases, const std::vector<Factor>& fs) const {
   size_t sub = plan_.perturb.size();
   for (size_t i = 0; i < plan_.perturb.size(); ++i)
-    if (plan_.perturb[i].text == "sub_batch") sub = i;
+    if (plan_.perturb[i].text == backend::perturb::kSubBatch) sub = i;
   std::optional<std::string> b = batchDim(*c_.kernel);
   if (sub == plan_.perturb.size() || !b) return;
   size_t bd = plan_.dims.size();
@@ -88,7 +88,7 @@ void CoveragePlanner::addSubBatchCases(std::vector<Case>& cases, const std::vect
   if (bd == plan_.dims.size()) return;
   for (int64_t v : plan_.dims[bd].candidates) {
     if (v < 2) continue;
-    auto has = [&](const Case& c) { return c.dims[bd].second == v && c.perturb == "sub_batch"; };
+    auto has = [&](const Case& c) { return c.dims[bd].second == v && c.perturb == backend::perturb::kSubBatch; };
     if (std::any_of(cases.begin(), cases.end(), has)) continue;
     // The largest shape with that batch: long reductions are where split-K pays off.
     auto size = [](const Case& c) {

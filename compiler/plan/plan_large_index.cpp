@@ -90,9 +90,9 @@ std::vector<Case> LargeIndexPlanner::largeIndexCases() {
           }
         c.layouts.emplace_back(tp.name, l);
       }
-      c.perturb = "none";  // a perturbation that is not a second run of this huge case
+      c.perturb = backend::perturb::kNone;  // a perturbation that is not a second run of this huge case
       for (const auto& x : plan_.perturb)
-        if (x.text != "sub_batch") {
+        if (x.text != backend::perturb::kSubBatch) {
           c.perturb = x.text;
           break;
         }

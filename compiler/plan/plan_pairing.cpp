@@ -26,8 +26,8 @@ std::vector<Factor> PairingPlanner::factors() const {
     }
   Factor pf{"perturb", "", plan_.perturb.size(), {}, {}};
   for (const auto& x : plan_.perturb) {
-    pf.owners.push_back(owners(x.origins, x.text == "none"));
-    pf.needsBatch.push_back(x.text == "sub_batch");
+    pf.owners.push_back(owners(x.origins, x.text == backend::perturb::kNone));
+    pf.needsBatch.push_back(x.text == backend::perturb::kSubBatch);
   }
   fs.push_back(std::move(pf));
   return fs;

@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <set>
 
+#include "backends/backend_names.h"
 #include "compiler/sema/lower_expr.h"
 #include "compiler/sema/protocol.h"
 
 namespace kc::sema {
 
 namespace {
-
-const char* const kBackends[] = {"host", "cuda", "opencl", "exec"};
 
 // Which sections each kind of declaration may have.
 bool allowed(ast::ItemKind kind, ast::SectionKind s) {
@@ -138,9 +137,9 @@ class ContractChecker {
           break;
         case ast::ScopeItemKind::Backends:
           for (const auto& n : item.names) {
-            if (std::find(std::begin(kBackends), std::end(kBackends), n.name) == std::end(kBackends))
+            if (!backend::isBackendName(n.name))
               diags_.report(DiagCode::UnknownBackend, n.range,
-                            "unknown backend '" + n.name + "'; the backends are host, cuda, opencl and exec");
+                            "unknown backend '" + n.name + "'; the backends are " + backend::backendNamesText());
             c.scope.backends.push_back(n.name);
           }
           break;

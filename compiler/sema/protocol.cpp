@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "backends/perturbations.h"
 #include "compiler/sema/lower_expr.h"
 
 namespace kc::sema {
@@ -19,9 +20,8 @@ const std::vector<std::string> kLayouts = {"contiguous", "transposed", "padded",
 const std::vector<std::string> kScopeLayouts = {"contiguous", "strided", "transposed", "any"};
 const std::vector<std::string> kDimGenerators = {"boundary"};
 const std::vector<std::string> kCells = {"all", "sample", "boundary"};
-// sub_batch: the case is also run on smaller batches (its leading rows), whose rows must
-// match the full batch's bit for bit (std.ord.batch-invariance@1, plan/batch.h).
-const std::vector<std::string> kPerturb = {"none", "noise", "launch_order", "occupancy", "sub_batch"};
+// The perturbation kinds: backends/perturbations.h.
+const std::vector<std::string> kPerturb = backend::perturb::perturbationNames();
 
 bool known(const std::vector<std::string>& names, const std::string& n) {
   return std::find(names.begin(), names.end(), n) != names.end();

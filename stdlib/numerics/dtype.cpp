@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kcontract/abi.h"
 #include "stdlib/numerics/double_bits.h"
 
 namespace kc::numerics {
@@ -17,12 +18,31 @@ struct TypeInfo {
   int sizeBytes;
 };
 
+// The element types' codes are the kernel ABI's (include/kcontract/abi.h, enum kc_dtype):
+// one list of codes, checked here at compile time. The CUDA support kernels use abi.h's
+// codes directly (backends/cuda/support/kc_cuda_support.cu).
+static_assert(static_cast<int>(DType::Bool) == KC_BOOL && static_cast<int>(DType::U8) == KC_U8 &&
+              static_cast<int>(DType::I8) == KC_I8 && static_cast<int>(DType::I16) == KC_I16 &&
+              static_cast<int>(DType::I32) == KC_I32 && static_cast<int>(DType::I64) == KC_I64 &&
+              static_cast<int>(DType::F8E4M3) == KC_F8E4M3 && static_cast<int>(DType::F8E5M2) == KC_F8E5M2 &&
+              static_cast<int>(DType::F16) == KC_F16 && static_cast<int>(DType::BF16) == KC_BF16 &&
+              static_cast<int>(DType::F32) == KC_F32 && static_cast<int>(DType::F64) == KC_F64,
+              "numerics::DType must carry the kernel ABI's dtype codes (kcontract/abi.h)");
+static_assert(static_cast<int>(DType::TF32) == KC_F64 + 1 && kDTypeCount == KC_F64 + 2,
+              "TF32 is the first code after the ABI's range, and the last DType");
+
 // Indexed by the enum value.
 constexpr std::array<TypeInfo, kDTypeCount> kTypes = {{
     {"bool", 1}, {"u8", 1}, {"i8", 1}, {"i16", 2}, {"i32", 4}, {"i64", 8},
     {"f8e4m3", 1}, {"f8e5m2", 1}, {"f16", 2}, {"bf16", 2}, {"f32", 4}, {"f64", 8},
     {"tf32", 4},
 }};
+static_assert(kTypes[KC_BOOL].name == "bool" && kTypes[KC_U8].name == "u8" && kTypes[KC_I8].name == "i8" &&
+              kTypes[KC_I16].name == "i16" && kTypes[KC_I32].name == "i32" && kTypes[KC_I64].name == "i64" &&
+              kTypes[KC_F8E4M3].name == "f8e4m3" && kTypes[KC_F8E5M2].name == "f8e5m2" && kTypes[KC_F16].name == "f16" &&
+              kTypes[KC_BF16].name == "bf16" && kTypes[KC_F32].name == "f32" && kTypes[KC_F64].name == "f64" &&
+              kTypes[static_cast<int>(DType::TF32)].name == "tf32",
+              "kTypes is indexed by the dtype code");
 
 // {precision, exponentBits, bias, emin, emax, finiteOnly}
 constexpr FloatFormat kF8E4M3 = {4, 4, 7, -6, 8, true};

@@ -6,10 +6,10 @@
 #include <stdint.h>
 
 #include "kc_cuda_support.h"
+#include "kcontract/abi.h"  // the dtype codes (enum kc_dtype), defined there only
 
 namespace {
 
-enum { kBool = 0, kU8, kI8, kI16, kI32, kI64, kF8E4M3, kF8E5M2, kF16, kBF16, kF32, kF64 };
 constexpr int kThreads = 256;
 
 // --- the counter-based fill: stdlib/values/philox.cpp, sampling.cpp and fill.cpp -------------
@@ -147,17 +147,17 @@ __global__ void fillKernel(void* dst, kcs_gen g, uint64_t count) {
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
     double v = cell(g, g.first + i);
     switch (g.dtype) {
-      case kF32: ((float*)dst)[i] = __double2float_rn(v); break;
-      case kF64: ((double*)dst)[i] = v; break;
-      case kBF16:  // exact in f32 once rounded: its top 16 bits
+      case KC_F32: ((float*)dst)[i] = __double2float_rn(v); break;
+      case KC_F64: ((double*)dst)[i] = v; break;
+      case KC_BF16:  // exact in f32 once rounded: its top 16 bits
         ((uint16_t*)dst)[i] = (uint16_t)(__float_as_uint((float)roundFloat(v, 8, -126, 0x1.fep+127)) >> 16);
         break;
-      case kF16: ((__half*)dst)[i] = __double2half(roundFloat(v, 11, -14, 65504.0)); break;  // exact
-      case kU8: ((uint8_t*)dst)[i] = (uint8_t)roundInteger(v, 0.0, 255.0, false); break;
-      case kI8: ((int8_t*)dst)[i] = (int8_t)roundInteger(v, -128.0, 127.0, false); break;
-      case kI16: ((int16_t*)dst)[i] = (int16_t)roundInteger(v, -32768.0, 32767.0, false); break;
-      case kI32: ((int32_t*)dst)[i] = (int32_t)roundInteger(v, -2147483648.0, 2147483647.0, false); break;
-      case kI64: ((int64_t*)dst)[i] = (int64_t)roundInteger(v, -0x1p63, 0x1p63, true); break;
+      case KC_F16: ((__half*)dst)[i] = __double2half(roundFloat(v, 11, -14, 65504.0)); break;  // exact
+      case KC_U8: ((uint8_t*)dst)[i] = (uint8_t)roundInteger(v, 0.0, 255.0, false); break;
+      case KC_I8: ((int8_t*)dst)[i] = (int8_t)roundInteger(v, -128.0, 127.0, false); break;
+      case KC_I16: ((int16_t*)dst)[i] = (int16_t)roundInteger(v, -32768.0, 32767.0, false); break;
+      case KC_I32: ((int32_t*)dst)[i] = (int32_t)roundInteger(v, -2147483648.0, 2147483647.0, false); break;
+      case KC_I64: ((int64_t*)dst)[i] = (int64_t)roundInteger(v, -0x1p63, 0x1p63, true); break;
     }
   }
 }
@@ -285,7 +285,7 @@ extern "C" int kcs_init(void) {
 
 extern "C" int kcs_fill_generated(void* dst, const kcs_gen* gen, uint64_t count, void* stream) {
   switch (gen->dtype) {
-    case kF32: case kF64: case kBF16: case kF16: case kU8: case kI8: case kI16: case kI32: case kI64: break;
+    case KC_F32: case KC_F64: case KC_BF16: case KC_F16: case KC_U8: case KC_I8: case KC_I16: case KC_I32: case KC_I64: break;
     default: return KCS_UNSUPPORTED;  // bool, fp8: the host's chunks
   }
   if (gen->kind < KCS_UNIFORM || gen->kind > KCS_SHIFTED_ROWS) return KCS_UNSUPPORTED;

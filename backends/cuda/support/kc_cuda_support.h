@@ -25,7 +25,7 @@ enum kcs_kind {
 
 typedef struct kcs_gen {
   int32_t kind;    /* enum kcs_kind */
-  int32_t dtype;   /* enum kc_dtype: floats but fp8, integers but bool */
+  int32_t dtype;   /* enum kc_dtype (kcontract/abi.h): floats but fp8, integers but bool */
   uint32_t key0, key1;  /* the tensor's Philox key (values::streamKey) */
   double lo, hi;   /* UNIFORM */
   int64_t ilo, ihi;     /* INT_UNIFORM; EXACT_INT: -magnitude..magnitude */

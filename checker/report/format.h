@@ -1,0 +1,107 @@
+#pragma once
+// The report formats of `kcontract check --format` (docs/checking.md, "Reports"): a registry.
+// Each format says what it is (name, a description, whether it is a machine format) and how
+// it writes results: a record per case as the case finishes (streamed, like JSON Lines), a
+// document when the run ends (like JUnit and SARIF), both, or neither (the text report,
+// which `kcontract check` prints itself). ReportWriter sends a format's output where it goes.
+//
+// Adding a format NAME (one file plus one line):
+//   1. checker/report/NAME.cpp (picked up by checker/CMakeLists.txt's glob) defines
+//        ReportFormat kc::report::NAMEFormat() { ... }
+//      returning the format: its name as --format spells it, a description, machine = true,
+//      and caseRecord (a streamed format) and/or document (a whole-document format);
+//      parseRecord only for a format that --resume can read back.
+//   2. checker/report/formats.def gets the line KC_REPORT_FORMAT(NAME). Its order is the
+//      order in which --help and the usage error list the formats; the first is the default.
+// `kcontract check --format NAME [--out FILE]` then finds it (findReportFormat), lists it
+// in --help and in "--format is ...; not 'X'", and writes it through ReportWriter. A test
+// (or a tool linking the library) registers a format at run time with registerReportFormat
+// instead; tests/unit/test_report_formats.cpp does, and writes a run through it.
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/report/result.h"
+
+namespace kc::report {
+
+// What a document may need beyond the results.
+struct FormatContext {
+  std::string toolVersion;  // kcontract's version (SARIF's tool.driver.version)
+};
+
+struct ReportFormat {
+  std::string name;         // as --format spells it
+  std::string description;  // one line for docs and tools (--help lists only the names)
+  // A machine format goes to --out FILE, or alone to stdout: without --out, stdout holds
+  // only it (no case lines, notes or summary). false: the human text report, which is
+  // printed whatever the format, whenever stdout is not taken by a machine format.
+  bool machine = true;
+  // Streamed: one record per case as it finishes (no newline in it); the writer adds "\n"
+  // and flushes, so a killed run loses at most the record being written. With --out the
+  // records are appended to the file.
+  std::function<std::string(const CaseResult&)> caseRecord;
+  // A document of every result, written when the run ends. With --out the file is replaced
+  // at once (written to FILE.tmp, then renamed).
+  std::function<std::string(const std::vector<CaseResult>&, const FormatContext&)> document;
+  // Reads one record that caseRecord wrote back (--resume); nullopt and `error` for a record
+  // that is cut short or wrong. Empty for a format --resume cannot read.
+  std::function<std::optional<CaseResult>(const std::string& record, std::string& error)> parseRecord;
+};
+
+// Every format: those of formats.def in its order, then those registered at run time.
+const std::vector<ReportFormat>& reportFormats();
+// The format of that name, or nullptr.
+const ReportFormat* findReportFormat(std::string_view name);
+// Adds a format at run time (not thread-safe: before any run). Throws std::invalid_argument
+// for an empty or taken name. unregisterReportFormat removes one that was registered so;
+// the formats of formats.def stay. Pointers from findReportFormat are invalidated by both.
+void registerReportFormat(ReportFormat format);
+bool unregisterReportFormat(std::string_view name);
+// The names as prose: "text, jsonl, junit or sarif"; with markDefault, the first (the
+// default) followed by " (default)".
+std::string reportFormatList(bool markDefault = false);
+// The first format: the default of --format (text).
+const ReportFormat& defaultReportFormat();
+// The format --resume reads and appends to: the first that has parseRecord (jsonl).
+const ReportFormat& resumeFormat();
+
+// Where one run's report goes: stdout (`console`) when `out` is empty, else the file `out`.
+class ReportWriter {
+ public:
+  ReportWriter(const ReportFormat& format, std::string out, std::ostream& console);
+  ReportWriter(const ReportFormat& format, std::string out);  // console: std::cout
+  ~ReportWriter();
+  ReportWriter(const ReportWriter&) = delete;
+  ReportWriter& operator=(const ReportWriter&) = delete;
+
+  // Opens `out` for a streamed format (to append); false and "cannot write 'OUT'" in
+  // `error` when it cannot be opened. Nothing to open otherwise.
+  bool open(std::string& error);
+  // Whether the human text report goes to stdout: the format is not a machine format, or
+  // it goes to a file.
+  bool textToStdout() const;
+  // A case finished: its record, for a streamed format.
+  void add(const CaseResult& r);
+  // The run ended: the document, for a document format; false and "cannot write 'OUT'" in
+  // `error` when the file cannot be written.
+  bool finish(const std::vector<CaseResult>& results, const FormatContext& context, std::string& error);
+
+ private:
+  const ReportFormat& format_;
+  std::string out_;
+  std::ostream& console_;
+  std::unique_ptr<std::ofstream> file_;
+  std::ostream* records_ = nullptr;
+};
+
+// The formats of formats.def (each defined in its own file).
+#define KC_REPORT_FORMAT(NAME) ReportFormat NAME##Format();
+#include "checker/report/formats.def"
+#undef KC_REPORT_FORMAT
+
+}  // namespace kc::report
