@@ -89,13 +89,15 @@ Tensor computeDefinition(const sema::Definition& def, const detail::PrepareConte
   const int64_t n0 = shape[0];
   const int64_t inner = out.numel() / n0;
   auto work = [&](int64_t begin, int64_t end) {
+    detail::F64Domain domain;
+    detail::Walker<detail::F64Domain> walker(domain);  // called directly: no frame per cell
     std::vector<int64_t> env(static_cast<size_t>(p.slots) + 1, 0);
     for (int64_t i0 = begin; i0 < end; ++i0) {
       for (size_t k = 1; k < rank; ++k) env[k] = 0;
       env[0] = i0;
       double* dst = out.data.data() + i0 * inner;
       for (int64_t c = 0; c < inner; ++c) {
-        dst[c] = detail::evalReal(p.root, env.data());
+        dst[c] = walker.real(p.root, env.data());
         for (size_t k = rank; k-- > 1;) {  // row-major odometer over the inner indices
           if (++env[k] < shape[k]) break;
           env[k] = 0;
@@ -174,12 +176,14 @@ bool evalCondition(const ir::Node& cond, const sema::ContractInfo& ct, const Bin
   std::vector<std::exception_ptr> errors(n);
   std::atomic<bool> stop{false};
   auto work = [&](unsigned t) {
+    detail::F64Domain domain;
+    detail::Walker<detail::F64Domain> walker(domain);
     try {
       std::vector<int64_t> e = env;
       const int64_t first = lo + static_cast<int64_t>(span * t / n), last = lo + static_cast<int64_t>(span * (t + 1) / n) - 1;
       auto rec = [&](auto&& self, size_t level) -> void {
         if (level == nv) {
-          if (!detail::evalBool(root.kids.back(), e.data())) {
+          if (!walker.truth(root.kids.back(), e.data())) {
             holds[t] = 0;
             if (!failing) stop = true;
             else if (parts[t].size() < maxFailing)

@@ -16,6 +16,7 @@
 // Integers (indices, dims, counts) are exact in every domain: evalInt (integers.cpp).
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "checker/oracle/evaluator.h"
@@ -30,53 +31,69 @@ class Walker {
   using Truth = typename D::Truth;
   using L = Logic<Truth>;
 
-  explicit Walker(D& d) : d_(d) {}
+  explicit Walker(D& d) : h_(handle(d)) {}
 
-  Value real(const PNode& n, int64_t* env) {  // Int and Bool nodes too (as numbers)
+  Value real(const PNode& n, int64_t* env) const { return realOf(h_, n, env); }  // Int and Bool nodes too
+  Truth truth(const PNode& n, int64_t* env) const { return truthOf(h_, n, env); }
+
+ private:
+  // The domain travels down the recursion as a handle: a pointer, or for a stateless domain
+  // (f64) nothing at all, since an empty struct by value takes no register (the hot path).
+  using H = std::conditional_t<std::is_empty_v<D>, D, D*>;
+  static H handle(D& d) {
+    if constexpr (std::is_empty_v<D>) return d;
+    else return &d;
+  }
+  static D& dom(H& h) {
+    if constexpr (std::is_empty_v<D>) return h;
+    else return *h;
+  }
+
+  static Value realOf(H h, const PNode& n, int64_t* env) {
     if (n.type == ir::Type::Int) {
       // An integer if-then-else is decided in the domain (or hulled), its branches exactly.
-      if (n.op == ir::Op::Select) return select(n, env);
-      return d_.fromInt(evalInt(n, env));
+      if (n.op == ir::Op::Select) return select(h, n, env);
+      return dom(h).fromInt(evalInt(n, env));
     }
-    if (n.type == ir::Type::Bool) return d_.fromTruth(truth(n, env));
+    if (n.type == ir::Type::Bool) return dom(h).fromTruth(truthOf(h, n, env));
     using ir::Op;
     switch (n.op) {
-      case Op::ConstReal: return d_.literal(n);
-      case Op::ConstInt: return d_.fromInt(n.i);
-      case Op::TensorStat: return d_.stat(n);
-      case Op::TensorRead: return d_.read(n, env);
-      case Op::Neg: return d_.neg(real(n.kids[0], env));
-      case Op::Abs: return d_.abs(real(n.kids[0], env));
-      case Op::Add: { Value a = real(n.kids[0], env); return d_.add(std::move(a), real(n.kids[1], env)); }
-      case Op::Sub: { Value a = real(n.kids[0], env); return d_.sub(std::move(a), real(n.kids[1], env)); }
-      case Op::Mul: { Value a = real(n.kids[0], env); return d_.mul(std::move(a), real(n.kids[1], env)); }
-      case Op::Div: { Value a = real(n.kids[0], env); return d_.div(std::move(a), real(n.kids[1], env)); }
-      case Op::Pow: { Value a = real(n.kids[0], env); return d_.pow(std::move(a), real(n.kids[1], env)); }
-      case Op::Select: return select(n, env);
+      case Op::ConstReal: return dom(h).literal(n);
+      case Op::ConstInt: return dom(h).fromInt(n.i);
+      case Op::TensorStat: return dom(h).stat(n);
+      case Op::TensorRead: return dom(h).read(n, env);
+      case Op::Neg: return dom(h).neg(realOf(h, n.kids[0], env));
+      case Op::Abs: return dom(h).abs(realOf(h, n.kids[0], env));
+      case Op::Add: { Value a = realOf(h, n.kids[0], env); return dom(h).add(std::move(a), realOf(h, n.kids[1], env)); }
+      case Op::Sub: { Value a = realOf(h, n.kids[0], env); return dom(h).sub(std::move(a), realOf(h, n.kids[1], env)); }
+      case Op::Mul: { Value a = realOf(h, n.kids[0], env); return dom(h).mul(std::move(a), realOf(h, n.kids[1], env)); }
+      case Op::Div: { Value a = realOf(h, n.kids[0], env); return dom(h).div(std::move(a), realOf(h, n.kids[1], env)); }
+      case Op::Pow: { Value a = realOf(h, n.kids[0], env); return dom(h).pow(std::move(a), realOf(h, n.kids[1], env)); }
+      case Op::Select: return select(h, n, env);
       case Op::Call: {
-        Value x = real(n.kids[0], env);
-        if (n.fn == Fn::Fmax || n.fn == Fn::Fmin) return d_.extreme(n.fn == Fn::Fmax, std::move(x), real(n.kids[1], env));
-        return d_.call(n.fn, std::move(x));
+        Value x = realOf(h, n.kids[0], env);
+        if (n.fn == Fn::Fmax || n.fn == Fn::Fmin) return dom(h).extreme(n.fn == Fn::Fmax, std::move(x), realOf(h, n.kids[1], env));
+        return dom(h).call(n.fn, std::move(x));
       }
       case Op::DTypeQuery:
         switch (n.fn) {
-          case Fn::Ulp: return d_.ulp(n.dtype, real(n.kids[1], env));
+          case Fn::Ulp: return dom(h).ulp(n.dtype, realOf(h, n.kids[1], env));
           case Fn::Gamma: {
             int64_t k = evalInt(n.kids[0], env);
             if (k < 0) throw EvalError("gamma of a negative count");
-            return d_.gamma(k, n.dtype);
+            return dom(h).gamma(k, n.dtype);
           }
-          default: return d_.constant(n.d);  // eps, unit_roundoff, ...: computed by prepare
+          default: return dom(h).constant(n.d);  // eps, unit_roundoff, ...: computed by prepare
         }
-      case Op::RoundTo: return d_.roundTo(n.dtype, real(n.kids[1], env));
+      case Op::RoundTo: return dom(h).roundTo(n.dtype, realOf(h, n.kids[1], env));
       case Op::Reduce:
-        if (n.cache >= 0) return d_.memoReduce(n, env, [&] { return reduce(n, env); });
-        return reduce(n, env);
+        if (n.cache >= 0) return dom(h).memoReduce(n, env, [&] { return reduce(h, n, env); });
+        return reduce(h, n, env);
       default: throw EvalError(std::string("cannot evaluate '") + ir::opName(n.op) + "' as a real");
     }
   }
 
-  Truth truth(const PNode& n, int64_t* env) {
+  static Truth truthOf(H h, const PNode& n, int64_t* env) {
     using ir::Op;
     switch (n.op) {
       case Op::ConstBool: return L::of(n.b);
@@ -90,91 +107,90 @@ class Walker {
           }
           case CmpMode::DType: return L::of(holds(n.op, a.dtype == b.dtype ? 0 : 2));
           case CmpMode::Bool: {  // == and != only (sema)
-            Truth x = truth(a, env), y = truth(b, env);
+            Truth x = truthOf(h, a, env), y = truthOf(h, b, env);
             if (!L::known(x) || !L::known(y)) return L::unknown();
             return L::of(holds(n.op, x == y ? 0 : 2));
           }
           case CmpMode::Real: break;
         }
-        Value x = real(a, env);
-        return d_.compare(n.op, x, real(b, env));
+        Value x = realOf(h, a, env);
+        return dom(h).compare(n.op, x, realOf(h, b, env));
       }
-      case Op::Not: return L::negate(truth(n.kids[0], env));
-      case Op::And: return junction(n, env, false);
-      case Op::Or: case Op::Implies: return junction(n, env, true);
+      case Op::Not: return L::negate(truthOf(h, n.kids[0], env));
+      case Op::And: return junction(h, n, env, false);
+      case Op::Or: case Op::Implies: return junction(h, n, env, true);
       case Op::Select: {
-        Truth c = truth(n.kids[0], env);
-        if (L::known(c)) return truth(n.kids[L::isTrue(c) ? 1 : 2], env);
-        Truth x = truth(n.kids[1], env), y = truth(n.kids[2], env);
+        Truth c = truthOf(h, n.kids[0], env);
+        if (L::known(c)) return truthOf(h, n.kids[L::isTrue(c) ? 1 : 2], env);
+        Truth x = truthOf(h, n.kids[1], env), y = truthOf(h, n.kids[2], env);
         return x == y ? x : L::unknown();
       }
-      case Op::Call: return d_.classify(n.fn, real(n.kids[0], env));
-      case Op::Quantifier: return quantify(n, env, 0);
+      case Op::Call: return dom(h).classify(n.fn, realOf(h, n.kids[0], env));
+      case Op::Quantifier: return quantify(h, n, env, 0);
       default: throw EvalError(std::string("cannot evaluate '") + ir::opName(n.op) + "' as a Bool");
     }
   }
 
- private:
   // and (stop at false), or / implies (stop at true), in Kleene's logic: the right side is
   // evaluated only when the left does not decide.
-  Truth junction(const PNode& n, int64_t* env, bool stop) {
-    Truth a = truth(n.kids[0], env);
+  static Truth junction(H h, const PNode& n, int64_t* env, bool stop) {
+    Truth a = truthOf(h, n.kids[0], env);
     if (n.op == ir::Op::Implies) a = L::negate(a);
     if (L::known(a) && L::isTrue(a) == stop) return a;
-    Truth b = truth(n.kids[1], env);
+    Truth b = truthOf(h, n.kids[1], env);
     if (L::known(b) && L::isTrue(b) == stop) return b;
     return L::known(a) ? b : a;  // both known: b (not stop); else unknown
   }
 
   // An undecided condition (three-valued domains): either branch may be taken.
-  Value select(const PNode& n, int64_t* env) {
-    Truth c = truth(n.kids[0], env);
+  static Value select(H h, const PNode& n, int64_t* env) {
+    Truth c = truthOf(h, n.kids[0], env);
     if constexpr (D::kThreeValued) {
       if (!L::known(c)) {
-        Value a = real(n.kids[1], env);
-        return d_.hull(std::move(a), real(n.kids[2], env));
+        Value a = realOf(h, n.kids[1], env);
+        return dom(h).hull(std::move(a), realOf(h, n.kids[2], env));
       }
     }
-    return real(n.kids[L::isTrue(c) ? 1 : 2], env);
+    return realOf(h, n.kids[L::isTrue(c) ? 1 : 2], env);
   }
 
-  Truth quantify(const PNode& n, int64_t* env, size_t level) {
+  static Truth quantify(H h, const PNode& n, int64_t* env, size_t level) {
     size_t nv = (n.kids.size() - 1) / 2;
-    if (level == nv) return truth(n.kids.back(), env);
+    if (level == nv) return truthOf(h, n.kids.back(), env);
     int64_t lo = evalInt(n.kids[2 * level], env), hi = evalInt(n.kids[2 * level + 1], env);
     int slot = n.slot + static_cast<int>(level);
     bool unknown = false;
     for (int64_t i = lo; i <= hi; ++i) {
       env[slot] = i;
-      Truth v = quantify(n, env, level + 1);
+      Truth v = quantify(h, n, env, level + 1);
       if (!L::known(v)) unknown = true;
       else if (L::isTrue(v) != n.b) return v;  // forall: a false body; exists: a true one
     }
     return unknown ? L::unknown() : L::of(n.b);
   }
 
-  Value reduce(const PNode& n, int64_t* env) {
+  static Value reduce(H h, const PNode& n, int64_t* env) {
     int64_t lo = evalInt(n.kids[0], env), hi = evalInt(n.kids[1], env);
     switch (n.fn) {
-      case Fn::Sum: return fold(d_.sum(), n, lo, hi, env);
-      case Fn::Prod: return fold(d_.prod(), n, lo, hi, env);
-      case Fn::Max: return fold(d_.max(), n, lo, hi, env);
-      case Fn::Min: return fold(d_.min(), n, lo, hi, env);
+      case Fn::Sum: return fold(h, dom(h).sum(), n, lo, hi, env);
+      case Fn::Prod: return fold(h, dom(h).prod(), n, lo, hi, env);
+      case Fn::Max: return fold(h, dom(h).max(), n, lo, hi, env);
+      case Fn::Min: return fold(h, dom(h).min(), n, lo, hi, env);
       default: throw EvalError("unknown reducer");
     }
   }
 
   template <class Acc>
-  Value fold(Acc acc, const PNode& n, int64_t lo, int64_t hi, int64_t* env) {
+  static Value fold(H h, Acc acc, const PNode& n, int64_t lo, int64_t hi, int64_t* env) {
     const PNode& body = n.kids[2];
     for (int64_t i = lo; i <= hi; ++i) {
       env[n.slot] = i;
-      acc.add(real(body, env));
+      acc.add(realOf(h, body, env));
     }
     return acc.result();
   }
 
-  D& d_;
+  H h_;
 };
 
 }  // namespace kc::oracle::detail
