@@ -59,7 +59,7 @@ OracleResult evalOracle(const sema::ContractInfo& ct, const Bindings& b, const E
 bool evalCondition(const ir::Node& cond, const sema::ContractInfo& ct, const Bindings& b, const OracleResult& r,
                    std::vector<Cell>* failing = nullptr, size_t maxFailing = 64, unsigned threads = 1);
 
-// --- shared with the MPFR evaluator -------------------------------------------------------
+// --- the prepared IR (prepare.cpp), shared by the walker's domains (walker.h) ------------
 namespace detail {
 
 enum class Fn : uint8_t {
@@ -79,12 +79,12 @@ struct PNode {
   CmpMode cmp = CmpMode::Real;
   bool b = false;
   int slot = -1;            // IndexVar; Reduce, Quantifier: the first variable's slot
-  int def = -1;             // TensorRead of a definition: its number in allDefinitions()
+  int def = -1;             // TensorRead, TensorStat of a definition: its number in allDefinitions()
   numerics::DType dtype{};  // DTypeConst, DTypeVar, DTypeQuery, RoundTo
   int64_t i = 0;            // ConstInt, Dim
-  double d = 0;             // ConstReal, TensorStat, constant DTypeQuery
-  const Tensor* tensor = nullptr;  // TensorRead (f64 values)
-  const std::string* name = nullptr;  // TensorRead: for messages
+  double d = 0;             // ConstReal, TensorStat (its f64 value), constant DTypeQuery
+  const Tensor* tensor = nullptr;  // TensorRead, TensorStat (f64 values)
+  const std::string* name = nullptr;  // TensorRead, TensorStat: for messages
   const std::string* text = nullptr;  // ConstReal: the literal as written
   std::vector<PNode> kids;
   // A reduction is cached by the values of the slots it depends on (kept in the env after
