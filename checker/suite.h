@@ -5,16 +5,12 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace kc::check {
+#include "checker/suite_error.h"
 
-// A suite that cannot be read: message is "FILE:LINE:COL: ..." (or "FILE: ...").
-struct SuiteError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+namespace kc::check {
 
 // What a kernel claims to support; an empty field claims nothing (the contract's scope holds).
 struct Supports {
