@@ -16,13 +16,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <iostream>
 #include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "checker/check.h"
-#include "compiler/driver/check_jobs.h"
+#include "checker/jobs.h"
 #include "compiler/plan/planner.h"
 #include "stdlib/stdlib_path.h"
 
@@ -83,16 +84,20 @@ std::string verdicts(const Run& r) {
 
 struct Target {
   std::string label;     // what is checked: "standard check (--op softmax)", "own contract"
-  kc::driver::JobOptions job;
+  kc::check::JobOptions job;
   bool goal = true;      // held to the goal (--own figures are for comparison only)
 };
 
 // Times every job of one target; false when a goal was missed or a kernel could not be built.
 bool benchTarget(const Target& t, const std::string& backend, double timeout, bool baseline) {
   kc::Compilation c;
-  kc::driver::JobOptions jo = t.job;
+  kc::check::JobOptions jo = t.job;
   std::vector<kc::check::Job> jobs;
-  if (kc::driver::buildJobs(c, jo, {}, jobs) != kc::driver::kExitOk || jobs.empty()) return false;
+  kc::check::JobError error;
+  bool built = kc::check::buildJobs(c, jo, false, jobs, error);
+  c.diags.print(std::cerr, false);
+  if (!error.message.empty()) std::cerr << error.message << "\n";
+  if (!built || jobs.empty()) return false;
   bool met = true;
   for (const kc::check::Job& job : jobs) {
     auto be = kc::backend::makeBackend(backend);

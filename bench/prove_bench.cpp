@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/smt/solver.h"
+#include "prover/smt/solver.h"
 #include "compiler/obligations/obligations.h"
 #include "compiler/pipeline.h"
 

@@ -7,7 +7,7 @@
 //   3. caught      the contract catches the violating kernel, naming the expected signature.
 // A class that cannot show all three is not calibrated. The pairs are listed in a manifest
 // (contracts/calibration.yaml, docs/calibration.md); loading it is here, running the jobs is
-// the driver's (compiler/driver/cmd_calibrate.cpp).
+// checker/calibration_flow.h.
 #include <optional>
 #include <string>
 #include <vector>

@@ -10,6 +10,30 @@ namespace kc::check {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// A kernel's `supports:` map (suite.h).
+Supports readSupports(const YamlReader& rd, const YAML::Node& n) {
+  Supports s;
+  if (!n.IsMap()) rd.fail(n, "'supports' must be a map of dtypes, dims and layouts");
+  rd.onlyKeys(n, {"dtypes", "dims", "layouts"}, "'supports'");
+  if (n["dtypes"]) {
+    const YAML::Node& d = n["dtypes"];
+    if (d.IsMap())
+      for (const auto& kv : d) s.dtypes[kv.first.as<std::string>()] = rd.list(kv.second, "a dtype list");
+    else
+      s.dtypes["*"] = rd.list(d, "'dtypes'");  // every dtype variable
+  }
+  if (n["dims"]) {
+    if (!n["dims"].IsMap()) rd.fail(n["dims"], "'dims' must map dimension names to N or LO..HI");
+    for (const auto& kv : n["dims"]) s.dims[kv.first.as<std::string>()] = rd.range(kv.second, kv.first.as<std::string>());
+  }
+  if (n["layouts"]) s.layouts = rd.list(n["layouts"], "'layouts'");
+  return s;
+}
+
+}  // namespace
+
 bool isSuitePath(const std::string& path) {
   std::string ext = fs::path(path).extension().string();
   return ext == ".yaml" || ext == ".yml";
@@ -60,7 +84,7 @@ Suite loadSuite(const std::string& path) {
       if (e != "pass" && e != "fail") rd.fail(k["expect"], "'expect' is pass or fail; got '" + e + "'");
       sk.expect = e;
     }
-    if (k["supports"]) sk.supports = rd.supports(k["supports"]);
+    if (k["supports"]) sk.supports = readSupports(rd, k["supports"]);
     if (sk.name.empty()) sk.name = sk.impl;
     s.kernels.push_back(std::move(sk));
   }

@@ -5,18 +5,13 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "backends/backend_names.h"
+#include "checker/suite_error.h"
 
 namespace kc::check {
-
-// A suite that cannot be read: message is "FILE:LINE:COL: ..." (or "FILE: ...").
-struct SuiteError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // What a kernel claims to support; an empty field claims nothing (the contract's scope holds).
 struct Supports {

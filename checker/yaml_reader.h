@@ -3,12 +3,14 @@
 // every complaint is a SuiteError "FILE:LINE:COL: message".
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "checker/suite.h"
+#include "checker/suite_error.h"
 
 namespace kc::check {
 
@@ -60,25 +62,6 @@ class YamlReader {
     } catch (const std::logic_error&) {
       fail(n, "the range of " + dim + " must be N or LO..HI; got '" + s + "'");
     }
-  }
-
-  Supports supports(const YAML::Node& n) const {
-    Supports s;
-    if (!n.IsMap()) fail(n, "'supports' must be a map of dtypes, dims and layouts");
-    onlyKeys(n, {"dtypes", "dims", "layouts"}, "'supports'");
-    if (n["dtypes"]) {
-      const YAML::Node& d = n["dtypes"];
-      if (d.IsMap())
-        for (const auto& kv : d) s.dtypes[kv.first.as<std::string>()] = list(kv.second, "a dtype list");
-      else
-        s.dtypes["*"] = list(d, "'dtypes'");  // every dtype variable
-    }
-    if (n["dims"]) {
-      if (!n["dims"].IsMap()) fail(n["dims"], "'dims' must map dimension names to N or LO..HI");
-      for (const auto& kv : n["dims"]) s.dims[kv.first.as<std::string>()] = range(kv.second, kv.first.as<std::string>());
-    }
-    if (n["layouts"]) s.layouts = list(n["layouts"], "'layouts'");
-    return s;
   }
 
   std::string relative(const std::string& p) const {

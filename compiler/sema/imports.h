@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/pipeline.h"
+#include "compiler/compilation.h"
 
 namespace kc::sema {
 

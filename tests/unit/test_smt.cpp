@@ -1,4 +1,4 @@
-// The SMT backend (backends/smt): the SMT-LIB reader, the five answers, time and memory
+// The SMT backend (prover/smt): the SMT-LIB reader, the five answers, time and memory
 // limits, models; and every obligation kind discharged by cvc5 with a known sat and a known
 // unsat case (the contracts are small and written inline).
 #include <catch2/catch.hpp>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/smt/sexpr.h"
-#include "backends/smt/solver.h"
+#include "prover/smt/sexpr.h"
+#include "prover/smt/solver.h"
 #include "compiler/obligations/obligations.h"
 #include "compiler/pipeline.h"
 

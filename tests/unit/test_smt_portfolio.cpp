@@ -1,4 +1,4 @@
-// The SMT backend's portfolio (backends/smt/portfolio.cpp): witness probes and the fallback
+// The SMT backend's portfolio (prover/smt/portfolio.cpp): witness probes and the fallback
 // configuration answer what the primary configuration alone cannot, and say so; and the
 // correct-implementation model of blind-band-correct (compiler/obligations) for outputs
 // that are copied, selected, rounded once, or rounded into a narrower dtype; and the facts
@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "backends/smt/solver.h"
+#include "prover/smt/solver.h"
 #include "compiled_contract.h"
 #include "compiler/obligations/obligations.h"
 #include "compiler/pipeline.h"

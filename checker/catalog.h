@@ -1,0 +1,55 @@
+#pragma once
+// The standard contract catalogue (docs/catalog.md, `kcontract catalog` and `explain`), read
+// from the shipped contracts/ folder: the classes (their rationale is the comment block
+// directly above each), contracts/calibration.yaml (the calibration pairs) and
+// contracts/incidents/*.md (the incidents that cite a class).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "checker/calibration.h"
+#include "compiler/pipeline.h"
+
+namespace kc::check {
+
+struct Incident {
+  std::string path;   // relative to the source root
+  std::string title;  // its first heading
+  std::string text;
+};
+
+struct Entry {
+  const sema::ContractInfo* info = nullptr;
+  std::string file;       // relative to the source root
+  int line = 0;
+  std::string rationale;  // the comment block above the declaration, markers removed
+  std::string source;     // the declaration as written
+  std::vector<const CalibrationEntry*> calibration;
+  std::vector<const Incident*> incidents;
+};
+
+struct Catalog {
+  Compilation c;
+  CalibrationManifest manifest;
+  std::vector<Incident> incidents;
+  std::vector<Entry> entries;  // classes first (by id), then contracts (by id)
+};
+
+// Compiles every contract under contracts/ into cat.c (the diagnostics stay in cat.c.diags
+// for the caller to print) and reads the manifest and the incidents. False when the contracts
+// have errors, or with `error` set when the manifest cannot be read.
+bool loadCatalog(Catalog& cat, const std::vector<std::string>& includeDirs, bool warningsAsErrors, std::string& error);
+
+// `s` without trailing blanks and line ends.
+std::string trimRight(std::string s);
+// Its own signatures, else the checker's built-in ones its calibration pairs expect (markdown).
+std::string signaturesOf(const Entry& e);
+// One calibration pair, as the catalogue writes it (markdown).
+std::string calibrationLine(const CalibrationEntry& m);
+
+// docs/catalog.md, and one entry of `kcontract catalog --format json`.
+std::string catalogMarkdown(const Catalog& cat);
+nlohmann::ordered_json catalogEntryJson(const Entry& e);
+
+}  // namespace kc::check

@@ -1,0 +1,150 @@
+#include "checker/jobs.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "compiler/targets.h"
+
+namespace kc::check {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The targets and folders one compilation is asked for.
+struct CompileInputs {
+  std::vector<std::string> targets;
+  std::vector<std::string> includeDirs;
+};
+
+bool fail(JobError& error, const std::string& message) {
+  error.message = message;
+  return false;
+}
+
+// The contracts (not classes) a compiled file declares, in order.
+std::vector<const sema::ContractInfo*> contractsOf(const Compilation& c, uint32_t fileId, const Targets& chosen) {
+  std::vector<const sema::ContractInfo*> out;
+  for (const auto& ct : c.program->contracts)
+    if (!ct->isClass && ct->range.file == fileId && ct->kernel && isChosen(chosen, ct->id)) out.push_back(ct.get());
+  return out;
+}
+
+std::string fileOf(const Compilation& c, const sema::ContractInfo& ct) {
+  return c.sources.has(ct.range.file) ? c.sources.file(ct.range.file).path() : "";
+}
+
+// `--op NAME` or a suite's `op: NAME`: the op's standard contract ID, or "" with `error`
+// naming the known ops.
+std::string opContract(const std::string& op, const std::vector<std::string>& includeDirs, const std::string& where,
+                       JobError& error) {
+  std::vector<std::string> known = standardOps(includeDirs);
+  std::string id = opContractId(op);
+  std::string name = id.substr(std::string("std.op.").size());
+  if (std::find(known.begin(), known.end(), name) != known.end()) return id;
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+  error.message = where + "unknown op '" + op + "'; the standard ops are: " + (list.empty() ? "(none found)" : list);
+  return "";
+}
+
+}  // namespace
+
+backend::KernelRef kernelRef(const std::string& impl, const std::string& entry, const sema::ContractInfo& ct) {
+  backend::KernelRef k;
+  k.path = impl;
+  size_t colon = impl.rfind(':');
+  if (colon != std::string::npos && colon + 1 < impl.size() && impl.find('/', colon) == std::string::npos) {
+    k.path = impl.substr(0, colon);
+    k.entry = impl.substr(colon + 1);
+  }
+  if (!entry.empty()) k.entry = entry;
+  // A contract whose scope is an op (std.ops.softmax) checks kc_softmax.
+  if (k.entry.empty()) k.entry = "kc_" + ct.kernel->name.substr(ct.kernel->name.rfind('.') + 1);
+  return k;
+}
+
+bool buildJobs(Compilation& c, JobOptions& o, bool warningsAsErrors, std::vector<Job>& jobs, JobError& error) {
+  std::vector<std::string> suites, contracts;
+  for (const auto& t : o.targets) (check::isSuitePath(t) ? suites : contracts).push_back(t);
+  if (suites.size() > 1 || (!suites.empty() && !contracts.empty()))
+    return fail(error, "give one suite file, or contract files and IDs, not both");
+  if (suites.empty() && o.op.empty() && contracts.empty())
+    return fail(error, "nothing to check: give a suite .yaml, contract files or IDs with --impl, or --op NAME --impl PATH");
+
+  if (!suites.empty()) {
+    Suite suite;
+    try {
+      suite = loadSuite(suites[0]);
+    } catch (const SuiteError& e) {
+      error = {e.what(), true};
+      return false;
+    }
+    CompileInputs in;
+    in.includeDirs = o.includeDirs;
+    in.includeDirs.insert(in.includeDirs.end(), suite.includeDirs.begin(), suite.includeDirs.end());
+    o.includeDirs = in.includeDirs;
+    for (auto& k : suite.kernels) {
+      if (!k.op.empty()) {
+        k.contract = opContract(k.op, o.includeDirs, suites[0] + ":" + std::to_string(k.line) + ": ", error);
+        if (k.contract.empty()) return false;
+      }
+      if (std::find(in.targets.begin(), in.targets.end(), k.contract) == in.targets.end()) in.targets.push_back(k.contract);
+    }
+    Targets chosen;
+    if (!compileTargets(c, in.targets, in.includeDirs, warningsAsErrors, Stage::Sema, chosen)) return false;
+    for (const auto& k : suite.kernels) {
+      std::vector<const sema::ContractInfo*> cts;
+      if (looksLikeContractId(k.contract)) {
+        for (const auto& ct : c.program->contracts)
+          if (!ct->isClass && (ct->id == k.contract || ct->id.substr(0, ct->id.find('@')) == k.contract)) cts.push_back(ct.get());
+      } else {
+        for (size_t i = 0; i < chosen.files.size(); ++i)
+          if (chosen.files[i] == k.contract && c.fileIds[i]) cts = contractsOf(c, c.fileIds[i], Targets{});
+      }
+      if (cts.empty())
+        return fail(error, suites[0] + ":" + std::to_string(k.line) + ": '" + k.contract + "' declares no contract with a kernel");
+      for (const auto* ct : cts) {
+        Job j;
+        j.label = k.name;
+        j.contract = ct;
+        j.contractFile = fileOf(c, *ct);
+        j.contractLine = ct->range.begin.line;
+        j.kernel = kernelRef(k.impl, k.entry, *ct);
+        j.backend = o.backend.empty() ? k.backend : o.backend;
+        j.supports = k.supports;
+        j.expect = k.expect;
+        jobs.push_back(std::move(j));
+      }
+    }
+    return true;
+  }
+
+  if (o.impl.empty()) return fail(error, "--impl PATH[:ENTRY] names the kernel to check against the contracts");
+  CompileInputs in;
+  in.targets = contracts;
+  in.includeDirs = o.includeDirs;
+  if (!o.op.empty()) {
+    // The op's standard contract (stdlib/ops/NAME.kcontract), with every class it applies.
+    std::string id = opContract(o.op, o.includeDirs, "", error);
+    if (id.empty()) return false;
+    in.targets.push_back(id);
+  }
+  Targets chosen;
+  if (!compileTargets(c, in.targets, in.includeDirs, warningsAsErrors, Stage::Sema, chosen)) return false;
+  for (size_t i = 0; i < c.fileIds.size(); ++i)
+    for (const auto* ct : contractsOf(c, c.fileIds[i], chosen)) {
+      Job j;
+      j.label = o.impl;
+      j.contract = ct;
+      j.contractFile = fileOf(c, *ct);
+      j.contractLine = ct->range.begin.line;
+      j.kernel = kernelRef(o.impl, "", *ct);
+      j.backend = o.backend.empty() ? "host" : o.backend;
+      jobs.push_back(std::move(j));
+    }
+  if (jobs.empty()) return fail(error, "the contracts given declare no contract with a kernel to check");
+  return true;
+}
+
+}  // namespace kc::check

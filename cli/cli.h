@@ -1,0 +1,42 @@
+#pragma once
+// The kcontract command line. main() only calls run(); every subcommand has its own file.
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace kc::driver {
+
+// Exit codes (DESIGN.md §6): 0 all good, 1 a check failed (a contract violated, a file
+// not formatted), 2 usage or input error, 3 internal error.
+// The tool's version, for --version and machine reports.
+inline constexpr const char* kToolVersion = "0.1.0";
+
+enum ExitCode { kExitOk = 0, kExitFailed = 1, kExitInput = 2, kExitInternal = 3 };
+
+struct GlobalOptions {
+  std::string color = "auto";  // auto | always | never
+  bool warningsAsErrors = false;
+};
+
+int run(int argc, char** argv);
+
+// Each subcommand registers itself and returns the action to run when it is chosen. Its
+// options are a struct the command's add function creates, binds to the flags, and hands to
+// the action (a shared_ptr the action captures): no command keeps its options in a global.
+using Action = std::function<int(const GlobalOptions&)>;
+void addParseCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addFmtCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addIrCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addPlanCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addObligationsCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addProveCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addReplayCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addCalibrateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addCatalogCommands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+
+}  // namespace kc::driver

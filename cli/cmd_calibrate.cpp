@@ -1,0 +1,73 @@
+// kcontract calibrate [CLASS-ID|CONTRACT-ID|MANIFEST.yaml ...] [--all] [--backend B]
+// Three-state calibration of the standard contract classes (checker/calibration_flow.h): for each
+// pair in the manifest, the conforming kernel passes the contract, the violating kernel passes
+// a plain allclose, and the contract catches the violating kernel with the expected signature.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+
+#include "checker/calibration_flow.h"
+#include "cli/cli.h"
+#include "cli/output.h"
+
+namespace kc::driver {
+
+namespace {
+
+struct CalibrateCliOptions {
+  check::CalibrateOptions cal;
+  double timeout = 10;
+};
+
+int fail(const std::string& message) {
+  std::cerr << "kcontract calibrate: " << message << "\n";
+  return kExitInput;
+}
+
+struct Printer : check::CalibrationObserver {
+  void pair(const check::CalibrationEntry& e, const sema::ContractInfo& ct) override {
+    std::cout << e.classId << "  (" << ct.id << ", " << e.backend << ")\n";
+    if (!e.rationale.empty()) std::cout << "  violating kernel: " << e.rationale << "\n";
+  }
+  void state(const char* what, const check::StateResult& s) override {
+    std::cout << "  " << what << "  " << check::stateOutcomeName(s.outcome) << "  " << s.summary << "\n";
+    if (s.outcome != check::StateOutcome::Shown && !s.detail.empty()) std::cout << "      " << s.detail << "\n";
+  }
+};
+
+int runCalibrate(CalibrateCliOptions o, const GlobalOptions& opts) {
+  if (o.timeout <= 0) return fail("--timeout must be positive");
+  o.cal.run.timeoutSeconds = o.timeout;
+  Compilation c;
+  check::Calibration cal;
+  check::CalibrationError error;
+  bool ok = cal.prepare(c, o.cal, opts.warningsAsErrors, error);
+  printDiagnostics(c.diags, opts);
+  if (!error.message.empty()) std::cerr << (error.located ? "" : "kcontract calibrate: ") << error.message << "\n";
+  if (!ok) return kExitInput;
+
+  Printer printer;
+  check::CalibrationSummary sum = cal.run(printer);
+  std::cout << "\ncalibrate: " << sum.calibrated << " of " << sum.pairs << " calibration pairs show all three states";
+  if (sum.skipped) std::cout << ", " << sum.skipped << " skipped (backend not available here)";
+  if (sum.notShown()) std::cout << ", " << sum.notShown() << " do NOT";
+  std::cout << "\n";
+  for (const auto& id : sum.uncalibrated) std::cout << "calibrate: class " << id << " has no calibration pair\n";
+  return sum.ok() ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+void addCalibrateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands) {
+  auto o = std::make_shared<CalibrateCliOptions>();
+  CLI::App* sub = app.add_subcommand("calibrate", "Three-state calibration of the standard contract classes");
+  sub->add_option("targets", o->cal.targets, "Class or contract IDs to calibrate, or a calibration manifest .yaml");
+  sub->add_flag("--all", o->cal.all, "Every pair of the manifest; with the shipped one, also require a pair for every class");
+  sub->add_option("--backend", o->cal.backend, "Only the pairs of this backend (host, cuda, ...)");
+  sub->add_option("-I,--include", o->cal.includeDirs, "Another folder to search for imports and contract IDs");
+  sub->add_option("--timeout", o->timeout, "Seconds one run of a case may take before it is killed (default 10)");
+  sub->add_option("--seed", o->cal.run.seed, "The base seed of every plan (default 0)");
+  commands.emplace_back(sub, [o](const GlobalOptions& g) { return runCalibrate(*o, g); });
+}
+
+}  // namespace kc::driver

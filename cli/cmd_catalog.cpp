@@ -1,0 +1,109 @@
+// kcontract catalog [--format md|json] [--out FILE]   the standard contract classes, for docs/
+// kcontract explain ID                                one contract or class and what it guards against
+// Both read the shipped contracts/ folder: the classes (their rationale is the comment block
+// directly above each), contracts/calibration.yaml (the calibration pairs) and
+// contracts/incidents/*.md (the incidents that cite a class).
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "checker/catalog.h"
+#include "cli/cli.h"
+#include "cli/output.h"
+
+namespace kc::driver {
+
+namespace {
+
+// check::loadCatalog, with the diagnostics and any error printed.
+bool loadCatalog(check::Catalog& cat, const std::vector<std::string>& includeDirs, const GlobalOptions& opts) {
+  std::string error;
+  bool ok = check::loadCatalog(cat, includeDirs, opts.warningsAsErrors, error);
+  printDiagnostics(cat.c.diags, opts);
+  if (!error.empty()) std::cerr << error << "\n";
+  return ok;
+}
+
+struct CatalogOptions {
+  std::string format = "md";
+  std::string out;
+  std::vector<std::string> includeDirs;
+  std::string id;
+};
+
+int runCatalog(const CatalogOptions& cmd, const GlobalOptions& opts) {
+  if (cmd.format != "md" && cmd.format != "json") {
+    std::cerr << "kcontract catalog: --format is md or json; not '" << cmd.format << "'\n";
+    return kExitInput;
+  }
+  check::Catalog cat;
+  if (!loadCatalog(cat, cmd.includeDirs, opts)) return kExitInput;
+  std::string doc;
+  if (cmd.format == "md") {
+    doc = check::catalogMarkdown(cat);
+  } else {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& e : cat.entries) j.push_back(check::catalogEntryJson(e));
+    doc = j.dump(2) + "\n";
+  }
+  if (cmd.out.empty()) {
+    std::cout << doc;
+    return kExitOk;
+  }
+  std::string tmp = cmd.out + ".tmp";
+  std::ofstream f(tmp);
+  f << doc;
+  f.close();
+  if (!f || std::rename(tmp.c_str(), cmd.out.c_str()) != 0) {
+    std::cerr << "kcontract catalog: cannot write '" << cmd.out << "'\n";
+    return kExitInput;
+  }
+  return kExitOk;
+}
+
+int runExplain(const CatalogOptions& cmd, const GlobalOptions& opts) {
+  check::Catalog cat;
+  if (!loadCatalog(cat, cmd.includeDirs, opts)) return kExitInput;
+  const check::Entry* found = nullptr;
+  for (const auto& e : cat.entries)
+    if (e.info->id == cmd.id || e.info->id.substr(0, e.info->id.find('@')) == cmd.id) found = &e;
+  if (!found) {
+    std::cerr << "kcontract explain: no class or contract '" << cmd.id << "' in the shipped contracts/ (kcontract catalog lists them)\n";
+    return kExitInput;
+  }
+  const check::Entry& e = *found;
+  std::cout << e.info->id << " — " << e.info->title << "\n"
+            << (e.info->isClass ? "class" : "contract") << ", " << e.file << ":" << e.line << "\n\n";
+  if (!e.rationale.empty()) std::cout << "What it guards against:\n  " << e.rationale << "\n\n";
+  std::cout << check::trimRight(e.source) << "\n\n";
+  if (!e.info->applies.empty()) {
+    std::cout << "Applies:\n";
+    for (const auto& id : e.info->applies) {
+      const sema::ContractInfo* cls = cat.c.program->contract(id);
+      std::cout << "  " << id << (cls ? " — " + cls->title : "") << "\n";
+    }
+    std::cout << "\n";
+  }
+  std::cout << "Signatures: " << check::signaturesOf(e) << "\n";
+  for (const auto* m : e.calibration) std::cout << "Calibration: " << check::calibrationLine(*m) << "\n";
+  if (e.calibration.empty() && e.info->isClass) std::cout << "Calibration: none\n";
+  for (const auto* inc : e.incidents) std::cout << "Incident: " << inc->title << " (" << inc->path << ")\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void addCatalogCommands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands) {
+  auto cmd = std::make_shared<CatalogOptions>();
+  CLI::App* cat = app.add_subcommand("catalog", "The standard contract classes, for docs/catalog.md");
+  cat->add_option("--format", cmd->format, "md (default) or json");
+  cat->add_option("--out", cmd->out, "Write to this file instead of stdout");
+  commands.emplace_back(cat, [cmd](const GlobalOptions& g) { return runCatalog(*cmd, g); });
+  CLI::App* ex = app.add_subcommand("explain", "Print one standard contract or class and what it guards against");
+  ex->add_option("id", cmd->id, "A class or contract ID (the @N may be left out)")->required();
+  commands.emplace_back(ex, [cmd](const GlobalOptions& g) { return runExplain(*cmd, g); });
+}
+
+}  // namespace kc::driver

@@ -1,0 +1,257 @@
+// kcontract check FILE|ID|SUITE.yaml [--impl PATH[:ENTRY]] [--backend B] [--dtype T] [--seed N]
+//                 [--format text|jsonl|junit|sarif] [--out FILE] [--resume FILE] [--shard I/N]
+//                 [--sanitize TOOL [--sanitize-case N]... [--sanitize-all]]
+// Runs kernels against their contracts (checker/check.h) and reports a verdict per case.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "checker/check.h"
+#include "checker/growth.h"
+#include "checker/sanitize.h"
+#include "checker/report/format.h"
+#include "checker/report/jsonl.h"
+#include "checker/report/summary.h"
+#include "checker/report/text.h"
+#include "checker/suite.h"
+#include "cli/cli.h"
+#include "cli/job_options.h"
+#include "cli/output.h"
+#include "prover/precheck.h"
+
+namespace kc::driver {
+
+namespace {
+
+struct CheckCliOptions {
+  check::JobOptions jobs;
+  std::string format = report::defaultReportFormat().name;
+  std::string out;
+  std::string resume;
+  std::string shard;
+  std::string maxMemory;
+  bool expect = false;
+  std::string sanitize;                 // --sanitize TOOL
+  std::string workers = "auto";         // --workers
+  std::vector<size_t> sanitizeCases;    // --sanitize-case N: also these (passing) cases
+  bool sanitizeAll = false;             // --sanitize-all: every case
+  check::RunOptions run;
+};
+
+// "4G", "512M", "1000000": bytes.
+bool parseBytes(const std::string& s, uint64_t& out) {
+  if (s.empty()) return false;
+  size_t end = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &end);
+  } catch (...) {
+    return false;
+  }
+  std::string unit = s.substr(end);
+  double scale = unit.empty() || unit == "B" ? 1 : unit == "K" || unit == "KiB" ? 1024.0
+               : unit == "M" || unit == "MiB" ? 1048576.0 : unit == "G" || unit == "GiB" ? 1073741824.0 : -1;
+  if (scale < 0 || v <= 0) return false;
+  out = static_cast<uint64_t>(v * scale);
+  return true;
+}
+
+bool parseShard(const std::string& s, size_t& index, size_t& count) {
+  size_t slash = s.find('/');
+  if (slash == std::string::npos) return false;
+  try {
+    index = std::stoul(s.substr(0, slash));
+    count = std::stoul(s.substr(slash + 1));
+  } catch (...) {
+    return false;
+  }
+  return count > 0 && index < count;
+}
+
+int usage(const std::string& message) {
+  std::cerr << "kcontract check: " << message << "\n";
+  return kExitInput;
+}
+
+// --sanitize: failing cases (FAIL, CRASH, TIMEOUT, ERROR), the --sanitize-case ones, or all.
+bool wantsSanitizer(const CheckCliOptions& o, const report::CaseResult& r) {
+  if (o.sanitize.empty()) return false;
+  return o.sanitizeAll || report::isViolation(r.verdict) ||
+         std::find(o.sanitizeCases.begin(), o.sanitizeCases.end(), r.number) != o.sanitizeCases.end();
+}
+
+// The vacuity precheck (prover/precheck.h) of the jobs' contracts, printed. kExitInput when
+// some contract is vacuous.
+int refuseVacuousContracts(const Compilation& c, const std::vector<check::Job>& jobs, const GlobalOptions& opts) {
+  std::vector<const sema::ContractInfo*> contracts;
+  for (const auto& job : jobs) contracts.push_back(job.contract);
+  bool vacuous = false;
+  bool color = useColor(opts, STDERR_FILENO);
+  for (const prove::VacuityFinding& f : prove::precheckVacuity(c, contracts)) {
+    printLocated(std::cerr, c.sources, f.range, f.error ? "error" : "warning", f.message, color, diagCodeString(f.code));
+    vacuous = vacuous || f.error;
+  }
+  return vacuous ? kExitInput : kExitOk;
+}
+
+// `o` is the command's own copy: --resume and --shard fill in what they imply.
+int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
+  const report::ReportFormat* format = report::findReportFormat(o.format);
+  if (!format) return usage("--format is " + report::reportFormatList() + "; not '" + o.format + "'");
+  if (!o.shard.empty() && !parseShard(o.shard, o.run.shardIndex, o.run.shardCount))
+    return usage("--shard is I/N with 0 <= I < N; not '" + o.shard + "'");
+  if (!o.maxMemory.empty() && !parseBytes(o.maxMemory, o.run.maxCaseBytes))
+    return usage("--max-memory is a size such as 512M or 4G; not '" + o.maxMemory + "'");
+  if (o.run.timeoutSeconds <= 0) return usage("--timeout must be positive");
+  if (o.run.streamCells == 0)
+    if (const char* env = std::getenv("KC_STREAM_CELLS"); env && *env) {
+      char* end = nullptr;
+      long long v = std::strtoll(env, &end, 10);
+      if (*end != '\0' || v <= 0) return usage(std::string("KC_STREAM_CELLS is a positive number of cells; not '") + env + "'");
+      o.run.streamCells = v;
+    }
+  if (o.run.streamCells < 0) return usage("--stream-cells must be positive");
+  try {
+    o.run.workers = run::parseWorkerPolicy(o.workers);
+  } catch (const std::invalid_argument& e) {
+    return usage(e.what());
+  }
+  const auto& tools = check::sanitizerTools();
+  if (!o.sanitize.empty() && std::find(tools.begin(), tools.end(), o.sanitize) == tools.end())
+    return usage("--sanitize is memcheck, racecheck, initcheck or synccheck; not '" + o.sanitize + "'");
+  if (o.sanitize.empty() && (o.sanitizeAll || !o.sanitizeCases.empty()))
+    return usage("--sanitize-case and --sanitize-all choose cases for --sanitize TOOL; give the tool");
+
+  // Resume: the results already written count, and new ones are appended to the same file.
+  std::vector<report::CaseResult> results;
+  if (!o.resume.empty()) {
+    if (!o.out.empty() && o.out != o.resume) return usage("--resume FILE writes to FILE; give no other --out");
+    o.out = o.resume;
+    if (!format->machine) format = &report::resumeFormat();
+    if (!format->parseRecord) return usage("--resume works with --format " + report::resumeFormat().name);
+    std::ifstream in(o.resume);
+    std::string line;
+    size_t lineNo = 0;
+    while (std::getline(in, line)) {
+      ++lineNo;
+      if (line.empty()) continue;
+      std::string error;
+      auto r = format->parseRecord(line, error);
+      if (!r) {  // a line cut short by a kill: that case runs again
+        std::cerr << o.resume << ":" << lineNo << ": ignoring an unreadable result line (" << error << ")\n";
+        continue;
+      }
+      o.run.finished.insert(report::resumeKey(*r));
+      results.push_back(*r);
+    }
+  }
+
+  Compilation c;
+  std::vector<check::Job> jobs;
+  int rc = buildJobs(c, o.jobs, opts, jobs);
+  if (rc != kExitOk) return rc;
+  rc = refuseVacuousContracts(c, jobs, opts);
+  if (rc != kExitOk) return rc;
+  o.run.includeDirs = o.jobs.includeDirs;
+
+  // Where each format goes. Machine formats with --out leave stdout to the text lines.
+  report::ReportWriter writer(*format, o.out);
+  std::string writeError;
+  if (!writer.open(writeError)) return usage(writeError);
+  bool textToStdout = writer.textToStdout();
+  bool color = useColor(opts, STDOUT_FILENO);
+  // Per job: did it get what the suite expects? (FAIL, CRASH, TIMEOUT or ERROR count as fail.)
+  report::ExpectationTally expectations;
+  for (const check::Job& job : jobs) {
+    size_t first = results.size();
+    std::unique_ptr<report::ProgressBar> bar;
+    auto progress = [&](size_t done, size_t total, const std::string& current) {
+      if (!bar) bar = std::make_unique<report::ProgressBar>(total, total >= 20 && report::ProgressBar::isTerminal(stderr));
+      bar->update(done, current);
+    };
+    auto sink = [&](const report::CaseResult& done) {
+      if (bar) bar->clear();
+      report::CaseResult r = done;
+      if (wantsSanitizer(o, r)) {
+        check::SanitizeRequest q;
+        q.tool = o.sanitize;
+        q.backend = r.backend;
+        q.verdict = r.verdict;
+        q.skipReason = r.reason;
+        q.repro = check::reproLine(job, r, o.run);
+        q.timeoutSeconds = o.run.timeoutSeconds;
+        r.sanitizer = check::sanitizeCase(q);
+      }
+      writer.add(r);  // a streamed format: one whole record per case, at once
+      if (textToStdout) std::cout << report::caseLine(r, color) << "\n" << std::flush;
+      results.push_back(r);
+    };
+    check::JobStats st = check::runJob(job, o.run, sink, progress);
+    if (bar) bar->clear();
+    if (st.selected < st.planned && textToStdout)
+      std::cout << "note: " << job.label << ": " << st.selected << " of " << st.planned
+                << " planned cases are within what the kernel claims (and this shard); the rest were not run\n";
+    std::vector<report::CaseResult> mine(results.begin() + static_cast<long>(first), results.end());
+    if (textToStdout) {
+      // Said once per job, so a case never reads as perturbed when it was not.
+      for (const auto& [why, n] : report::unsupportedPerturbations(mine))
+        std::cout << "note: " << job.label << ": " << n << (n == 1 ? " case" : " cases") << " asked for a perturbation that "
+                  << "did not run (" << why << ")\n";
+      for (const auto& g : check::judgeGrowth(*job.contract, mine))
+        std::cout << "note: " << job.label << ": signature " << g.signature << " (error grows with " << g.dim << "): "
+                  << (g.confirmed ? "confirmed across cases" : "not shown across cases") << " (" << g.evidence << ")\n";
+    }
+    expectations.add(job.label, job.expect, mine);
+  }
+
+  if (textToStdout) std::cout << "\n" << report::summaryTable(results, color);
+  if (expectations.expected() > 0 && textToStdout) {
+    std::cout << "\nexpectations: " << expectations.asExpected() << " of " << expectations.expected()
+              << " kernels got the verdict the suite expects\n";
+    for (const auto& e : expectations.jobs)
+      std::cout << (e.ok() ? "  as expected: " : "  NOT as expected: ") << e.label << " (expected " << e.expected
+                << ", got " << e.got << ")\n";
+  }
+  if (!writer.finish(results, {kToolVersion}, writeError)) return usage(writeError);  // a document format
+  if (o.expect) return expectations.allAsExpected() ? kExitOk : kExitFailed;
+  return report::anyViolation(results) ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands) {
+  auto o = std::make_shared<CheckCliOptions>();
+  CLI::App* sub = app.add_subcommand("check", "Run kernels against their contracts and give every case a verdict");
+  addJobOptions(sub, o->jobs);
+  sub->add_option("--dtype", o->run.dtype, "Run only the cases whose dtype variables are this dtype");
+  sub->add_option("--seed", o->run.seed, "The base seed of every plan (default 0)");
+  sub->add_option("--format", o->format, report::reportFormatList(true));
+  sub->add_option("--out", o->out, "Write the --format report to this file (the text report still goes to stdout)");
+  sub->add_option("--resume", o->resume, "Skip the cases already in this JSON Lines file and append the rest to it");
+  sub->add_option("--shard", o->shard, "Run every N-th case starting at I (I/N), to split a suite over machines");
+  sub->add_option("--timeout", o->run.timeoutSeconds, "Seconds one run of a case may take before it is killed (default 10)");
+  sub->add_option("--max-memory", o->maxMemory, "Host memory a case may use, e.g. 512M or 4G (default 4G); larger cases are SKIPPED");
+  sub->add_option("--threads", o->run.threads, "Threads of the host side: input generation, decoding, the f64 oracle and the judge's scans (default: the hardware threads of this machine)");
+  sub->add_option("--stream-cells", o->run.streamCells,
+                  "Run every case on the streamed path of large cases (device-side poison, canaries and repeats; the oracle "
+                  "on about N sampled cells), as cases too large for host memory run on a GPU; also KC_STREAM_CELLS");
+  sub->add_option("--workers", o->workers,
+                  "auto (default), fresh or reuse: a fresh worker process for every run of a case, or one per kernel "
+                  "while runs end cleanly (auto: reuse on CUDA, where a context costs about a second)");
+  sub->add_flag("--expect", o->expect,
+                "Exit 0 when every suite kernel gets the verdict its `expect` names (a calibration run), 1 otherwise");
+  sub->add_option("--sanitize", o->sanitize,
+                  "Re-run failing cases under compute-sanitizer with this tool: memcheck, racecheck, initcheck or synccheck");
+  sub->add_option("--sanitize-case", o->sanitizeCases, "With --sanitize: also re-run case N (the #N of its id); repeatable")
+      ->allow_extra_args(false);  // one number per flag: a contract file after it is not a case
+  sub->add_flag("--sanitize-all", o->sanitizeAll, "With --sanitize: re-run every case, passing or not");
+  commands.emplace_back(sub, [o](const GlobalOptions& g) { return runCheck(*o, g); });
+}
+
+}  // namespace kc::driver

@@ -1,0 +1,89 @@
+// kcontract replay REPRO: rebuilds one case from its reproducer line (or a JSON Lines
+// result holding one), checks that the inputs are byte for byte those of the original run,
+// and runs the case again with the same verdict rules.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+
+#include "checker/check.h"
+#include "checker/report/text.h"
+#include "checker/repro.h"
+#include "cli/cli.h"
+#include "cli/job_options.h"
+#include "cli/output.h"
+#include "compiler/plan/planner.h"
+
+namespace kc::driver {
+
+namespace {
+
+int runReplay(const std::string& reproText, const GlobalOptions& opts) {
+  std::string error;
+  auto repro = check::parseRepro(reproText, error);
+  if (!repro) {
+    std::cerr << "kcontract replay: not a reproducer: " << error << "\n";
+    return kExitInput;
+  }
+  check::JobOptions jo;
+  jo.targets = {repro->file};
+  jo.includeDirs = repro->includeDirs;
+  jo.impl = repro->impl + ":" + repro->entry;
+  jo.backend = repro->backend;
+  Compilation c;
+  std::vector<check::Job> jobs;
+  int rc = buildJobs(c, jo, opts, jobs);
+  if (rc != kExitOk) return rc;
+  const check::Job* job = nullptr;
+  for (const auto& j : jobs)
+    if (j.contract->id == repro->contract) job = &j;
+  if (!job) {
+    std::cerr << "kcontract replay: " << repro->file << " no longer declares " << repro->contract << "\n";
+    return kExitInput;
+  }
+  plan::Options po;
+  po.seed = repro->baseSeed;
+  plan::Plan plan = plan::makePlan(*job->contract, po);
+  const plan::Case* kase = nullptr;
+  for (const auto& cs : plan.cases)
+    if (cs.number == repro->caseNumber) kase = &cs;
+  if (!kase || repro->seedIndex >= kase->seeds.size()) {
+    std::cerr << "kcontract replay: the plan of " << repro->contract << " has no case " << repro->caseNumber
+              << " with seed " << repro->seedIndex << ": the contract changed since the reproducer was written\n";
+    return kExitInput;
+  }
+  if (repro->inputs != "-") {
+    std::string digest = check::caseInputsDigest(*job, plan, *kase, repro->seedIndex);
+    if (digest != repro->inputs) {
+      std::cerr << "kcontract replay: the inputs rebuilt from the seed (" << digest << ") differ from the reproducer's ("
+                << repro->inputs << "): the contract or kcontract changed since it was written\n";
+      return kExitInput;
+    }
+    std::cout << "inputs: rebuilt byte for byte (" << digest << ")\n";
+  }
+  check::RunOptions ro;
+  ro.seed = repro->baseSeed;
+  ro.onlyCase = repro->caseNumber;
+  ro.onlySeedIndex = repro->seedIndex;
+  ro.includeDirs = repro->includeDirs;
+  if (repro->timeout > 0) ro.timeoutSeconds = repro->timeout;
+  bool violated = false;
+  bool color = useColor(opts, STDOUT_FILENO);
+  check::runJob(*job, ro, [&](const report::CaseResult& r) {
+    std::cout << report::caseLine(r, color) << "\n";
+    violated = violated || report::isViolation(r.verdict);
+  });
+  return violated ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+void addReplayCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands) {
+  CLI::App* sub = app.add_subcommand("replay", "Re-run one case from the reproducer line of a check report");
+  auto reproText = std::make_shared<std::string>();
+  sub->add_option("repro", *reproText, "The reproducer ('file=... contract=... case=...') or a JSON Lines result")->required();
+  commands.emplace_back(sub, [reproText](const GlobalOptions& g) { return runReplay(*reproText, g); });
+}
+
+}  // namespace kc::driver

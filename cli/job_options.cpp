@@ -1,0 +1,27 @@
+#include "cli/job_options.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli/output.h"
+
+namespace kc::driver {
+
+void addJobOptions(CLI::App* sub, check::JobOptions& o) {
+  sub->add_option("targets", o.targets, "Contract files, contract IDs, or a suite .yaml");
+  sub->add_option("-I,--include", o.includeDirs, "Another folder to search for imports and contract IDs");
+  sub->add_option("--impl", o.impl, "The kernel to check: PATH[:ENTRY] (.c, .cpp, .so; ENTRY defaults to kc_<kernel>)");
+  sub->add_option("--op", o.op, "Check --impl against every contract whose kernel implements this op");
+  sub->add_option("--backend", o.backend, "host (default), cuda, opencl or exec");
+}
+
+int buildJobs(Compilation& c, check::JobOptions& o, const GlobalOptions& opts, std::vector<check::Job>& jobs) {
+  check::JobError error;
+  bool ok = check::buildJobs(c, o, opts.warningsAsErrors, jobs, error);
+  // Errors found before compiling leave no diagnostics; those after it follow them.
+  printDiagnostics(c.diags, opts);
+  if (!error.message.empty()) std::cerr << (error.located ? "" : "kcontract check: ") << error.message << "\n";
+  return ok ? kExitOk : kExitInput;
+}
+
+}  // namespace kc::driver

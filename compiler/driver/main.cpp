@@ -1,4 +1,0 @@
-// kcontract: the command-line entry point. Everything lives in the libraries.
-#include "compiler/driver/cli.h"
-
-int main(int argc, char** argv) { return kc::driver::run(argc, argv); }
