@@ -1,7 +1,7 @@
 // The full check vs a plain allclose (issue 9, bench 1). Per kernel, the wall time of the full
 // standard check, `kcontract check --op NAME --impl KERNEL --dtype f32` (every case of the op's
 // standard contract std.op.NAME@1, with every class it applies: the one-line check a benchmark
-// or an RL reward loop runs, DESIGN.md §8), against a 5-seed allclose of the same kernel at
+// or an RL reward loop runs, docs/design.md §8), against a 5-seed allclose of the same kernel at
 // one friendly shape of the same contract (calibration's harness: plan::friendlyPlan,
 // run::Allclose, atol = rtol = 1e-2). Compilation is excluded: each kernel is built once
 // before either is timed. Goal: check <= 3x allclose.

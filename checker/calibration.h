@@ -1,5 +1,5 @@
 #pragma once
-// Three-state calibration (DESIGN.md §2): every standard contract class ships a conforming
+// Three-state calibration (docs/design.md §2): every standard contract class ships a conforming
 // and a violating implementation, and proves
 //   1. conforming  the conforming kernel passes the contract that applies the class;
 //   2. allclose    the violating kernel passes a plain allclose (one friendly shape, 5 seeds,

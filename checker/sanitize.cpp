@@ -27,7 +27,7 @@ namespace {
 
 constexpr const char* kPrefix = "=========";
 // The re-run's worker may take this many times the case's timeout (the tools slow kernels
-// 10-100x, DESIGN.md §7); the whole re-run gets that plus a minute for start-up.
+// 10-100x, docs/design.md §7); the whole re-run gets that plus a minute for start-up.
 constexpr double kSlowdown = 20;
 
 bool executable(const fs::path& p) { return !p.empty() && access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); }

@@ -10,7 +10,7 @@ class App;
 
 namespace kc::driver {
 
-// Exit codes (DESIGN.md §6): 0 all good, 1 a check failed (a contract violated, a file
+// Exit codes (docs/design.md §6): 0 all good, 1 a check failed (a contract violated, a file
 // not formatted), 2 usage or input error, 3 internal error.
 // The tool's version, for --version and machine reports.
 inline constexpr const char* kToolVersion = "0.1.0";

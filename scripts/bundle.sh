@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Collects kcontract and the shared libraries it needs beyond a minimal Linux system into
 # bundle/ (ignored by git), so that it runs on a machine with no package registry, such as
-# the GPU machine (DESIGN.md §9, docs/backends.md):
+# the GPU machine (docs/design.md §9, docs/backends.md):
 #
 #   scripts/bundle.sh [BUILD_DIR]     # default: $KC_BUILD_DIR, else build
 #   bundle/kcontract check ...        # there, from the repository root, unchanged

@@ -1,5 +1,5 @@
 #pragma once
-// The f64 oracle evaluator (DESIGN.md §3): interprets the oracle and tolerance definitions
+// The f64 oracle evaluator (docs/design.md §3): interprets the oracle and tolerance definitions
 // of a contract over host tensors, and evaluates Bool conditions (postconditions) against
 // the kernel's outputs. Every definition is a tensor over its indices' extents (a scalar
 // when it has none), computed cell by cell with a recursive interpreter over a prepared

@@ -1,5 +1,5 @@
 #pragma once
-// Rigorous enclosures of oracle cells (DESIGN.md §3: "error of the f64 oracle itself
+// Rigorous enclosures of oracle cells (docs/design.md §3: "error of the f64 oracle itself
 // bounded"). The interpreter of evaluator.h, over intervals with MPFR's directed rounding:
 // the enclosure of a cell contains the exact real value of its definition AND every value
 // an f64 evaluation of the same expression tree can give, where

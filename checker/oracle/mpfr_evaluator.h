@@ -1,5 +1,5 @@
 #pragma once
-// The MPFR oracle evaluator (DESIGN.md §3): the same interpreter as evaluator.h, at a
+// The MPFR oracle evaluator (docs/design.md §3): the same interpreter as evaluator.h, at a
 // chosen precision, for selected cells of one definition. A read of another definition
 // evaluates that definition's cell in MPFR too (memoised), so the value of a cell carries
 // no f64 rounding from the oracle's intermediate definitions. Inputs are exact doubles;

@@ -1,5 +1,5 @@
 #pragma once
-// What the checker says about one case (DESIGN.md §6), the unit every report format
+// What the checker says about one case (docs/design.md §6), the unit every report format
 // writes: JSON Lines as cases finish, a text table, JUnit XML, SARIF.
 #include <cstdint>
 #include <limits>

@@ -1,5 +1,5 @@
 #pragma once
-// Gives one run of a case its verdict (DESIGN.md §6): the worker's fate first (CRASH,
+// Gives one run of a case its verdict (docs/design.md §6): the worker's fate first (CRASH,
 // TIMEOUT, ERROR), then the harness's own checks (canaries, writes outside the view, inputs
 // changed, repeats that differ), then the contract: the precondition on the generated
 // inputs, the f64 oracle and tolerance, every postcondition of the case, the worst cells,

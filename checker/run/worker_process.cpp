@@ -57,7 +57,7 @@ bool runOnce(backend::Backend& be, const backend::Prepared& prepared, const std:
         const uint8_t* image = base + r.inOffsets[a];  // pristine input / output template
         be.copyIn(device[a], image, spec.imageBytes());
         void* data = views[a];
-        if (spec.scalar) {  // rank 0: always a host pointer (DESIGN.md §5)
+        if (spec.scalar) {  // rank 0: always a host pointer (docs/design.md §5)
           scalars[a].assign(image + kCanaryBytes, image + kCanaryBytes + spec.storageBytes());
           data = scalars[a].data();
         }

@@ -1,6 +1,6 @@
 #pragma once
 // The expression IR: one typed, shape-checked form for oracles, tolerances, pre- and
-// postconditions and signatures (DESIGN.md §3). Sema builds it from the AST; the f64 and
+// postconditions and signatures (docs/design.md §3). Sema builds it from the AST; the f64 and
 // MPFR evaluators, the SMT backend and the planner consume it. Every node keeps the source
 // range of the AST it came from.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// Symbolic obligations (DESIGN.md §2): solver-independent questions about a contract, each
+// Symbolic obligations (docs/design.md §2): solver-independent questions about a contract, each
 // with the answer that means "fine" and a complete SMT-LIB2 script. The SMT backend (cvc5)
 // runs them with a time limit; this step only builds and prints them. docs/language.md
 // ("Obligations") describes each kind and its modelling assumptions.

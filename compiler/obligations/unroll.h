@@ -1,5 +1,5 @@
 #pragma once
-// The IR at concrete dimensions, as SMT terms (DESIGN.md §3: one expression IR, emitted as
+// The IR at concrete dimensions, as SMT terms (docs/design.md §3: one expression IR, emitted as
 // SMT terms at reduced shapes). Quantifiers and reductions are unrolled over their concrete
 // ranges; tensor cells become Real constants named like x_0_1; the oracle's and the
 // tolerance's definitions become Real constants (y*_0_1, tol_0_1) with one defining equation

@@ -1,6 +1,6 @@
 #pragma once
 // Measurement plans: the deterministic list of cases a backend runs for one contract
-// (DESIGN.md §2, part 7). The planner (planner.h) derives a plan from the semantic model;
+// (docs/design.md §2, part 7). The planner (planner.h) derives a plan from the semantic model;
 // plan_json.cpp and plan_text.cpp print it. Everything here is ordered: vectors of pairs in
 // the kernel's declaration order, never hash maps, so one contract and one seed always give
 // the same bytes.

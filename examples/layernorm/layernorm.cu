@@ -18,7 +18,7 @@
  * cell of y is written exactly once and nothing outside the view is touched; strides may be
  * anything positive; indices are 64-bit.
  *
- * eps is a rank-0 f32 tensor: a host pointer to one float (DESIGN.md §5), read here and
+ * eps is a rank-0 f32 tensor: a host pointer to one float (docs/design.md §5), read here and
  * passed to the kernel by value. The work goes on the stream the checker passes and the
  * entry returns without waiting: the checker synchronises that stream. Only f32 is
  * supported; anything else (dtype, rank, nargs, y's shape not x's, a negative or NaN eps)

@@ -1,4 +1,4 @@
-/* kcontract kernel ABI, version 1 (docs/backends.md, DESIGN.md §5).
+/* kcontract kernel ABI, version 1 (docs/backends.md, docs/design.md §5).
  *
  * One C entry point per kernel, the same for every in-process backend:
  *

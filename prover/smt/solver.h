@@ -1,5 +1,5 @@
 #pragma once
-// The SMT backend: one SMT-LIB2 script in, one answer out (DESIGN.md §4, the alive2 lesson).
+// The SMT backend: one SMT-LIB2 script in, one answer out (docs/design.md §4, the alive2 lesson).
 // cvc5 lives behind this header and nowhere else: no cvc5 type appears here.
 //
 // A script is the text `kcontract obligations --smt2` writes (compiler/obligations), so what

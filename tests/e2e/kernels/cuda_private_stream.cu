@@ -1,5 +1,5 @@
 /* acme_softmax on CUDA, computing the right values but on the WRONG STREAM: the attack kernel
- * of issue 9 (stream discipline, DESIGN.md §1).
+ * of issue 9 (stream discipline, docs/design.md §1).
  *
  * It ignores the stream it is given, makes a private one (cudaStreamCreate) and queues the
  * work there behind a ~100 ms stretch of other work (a busy wait standing in for a long
