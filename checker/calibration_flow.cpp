@@ -23,9 +23,21 @@ bool fail(CalibrationError& error, const std::string& message) {
   return false;
 }
 
+// Every result of the job; a kernel that cannot be built or loaded is one ERROR result
+// saying why (no case of it ran), so the state it was to show is not shown.
 std::vector<report::CaseResult> runAll(const Job& job, const RunOptions& opts) {
   std::vector<report::CaseResult> out;
-  runJob(job, opts, [&](const report::CaseResult& r) { out.push_back(r); });
+  JobStats st = runJob(job, opts, [&](const report::CaseResult& r) { out.push_back(r); });
+  if (!st.kernelError.empty()) {
+    report::CaseResult e;
+    e.contract = job.contract->id;
+    e.kernel = job.label;
+    e.backend = job.backend;
+    e.verdict = report::Verdict::Error;
+    e.reason = st.kernelError.substr(0, st.kernelError.find('\n'));
+    e.kernelOutput = st.kernelError;
+    out.push_back(e);
+  }
   return out;
 }
 

@@ -115,6 +115,7 @@ struct CaseRun {
   run::PhaseTimes* ph = opts.phases;
   run::CaseSetup setup;
   run::BigCaseRequest big;  // when streamed
+  std::string loadError;    // the worker could not load the kernel: a case-independent error
 
   CaseResult run();
   void finish(CaseResult& res) const;
@@ -228,6 +229,12 @@ bool CaseRun::runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uin
     rec.message = e.what();
   }
   workerTimer.stop();
+  if (rec.loadFailed) {
+    loadError = rec.message;
+    attempt.verdict = Verdict::Error;
+    attempt.reason = rec.message;
+    return false;
+  }
   std::optional<run::BatchFinding> batch;
   run::PhaseTimer batchTimer(ph ? &ph->batch : nullptr);
   if (c.perturb == backend::perturb::kSubBatch && !opts.allclose && rec.status == run::LaunchStatus::Ok)
@@ -312,9 +319,14 @@ CaseResult CaseRun::run() {
   return r;
 }
 
+// `loadError`: set when the worker could not load the kernel (then the result means nothing).
 CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, backend::Backend& be,
-                   const backend::Prepared& prepared, run::Worker& worker, const RunOptions& opts) {
-  return CaseRun(job, plan, c, be, prepared, worker, opts).run();
+                   const backend::Prepared& prepared, run::Worker& worker, const RunOptions& opts,
+                   std::string& loadError) {
+  CaseRun run(job, plan, c, be, prepared, worker, opts);
+  CaseResult r = run.run();
+  loadError = run.loadError;
+  return r;
 }
 
 }  // namespace
@@ -410,12 +422,15 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
       r.verdict = Verdict::Skipped;
       r.reason = avail.reason;
     } else if (!buildError.empty()) {
-      r = skeleton;
-      r.verdict = Verdict::Error;
-      r.reason = "the kernel could not be built or loaded: " + buildError.substr(0, buildError.find('\n'));
-      r.kernelOutput = buildError;
+      stats.kernelError = "the kernel could not be built: " + buildError;
+      break;  // a case-independent error: said once, no case runs (docs/checking.md)
     } else {
-      r = runCase(job, plan, *c, *be, prepared, worker, opts);
+      std::string loadError;
+      r = runCase(job, plan, *c, *be, prepared, worker, opts, loadError);
+      if (!loadError.empty()) {
+        stats.kernelError = "the kernel could not be loaded: " + loadError;
+        break;
+      }
     }
     if (r.verdict != Verdict::Pass && r.repro.empty())
       r.repro = formatRepro(reproFor(job, r, "-", opts));  // inputs not generated: nothing to compare

@@ -19,6 +19,7 @@
 
 #include "backends/backend.h"
 #include "checker/report/result.h"
+#include "checker/report/summary.h"
 #include "checker/run/judge.h"
 #include "checker/run/phase_times.h"
 #include "checker/run/worker.h"
@@ -36,7 +37,8 @@ struct Job {
   backend::KernelRef kernel;
   std::string backend = backend::kHostBackend;
   Supports supports;
-  std::optional<std::string> expect;  // the suite's `expect`: pass or fail
+  std::optional<report::ExpectedOutcome> expect;  // the suite's `expect`
+  std::string origin;  // where the job was asked for: "suite.yaml:LINE" for a suite entry, else ""
 };
 
 struct RunOptions {
@@ -69,6 +71,9 @@ struct JobStats {
   size_t planned = 0;      // cases in the plan
   size_t selected = 0;     // held to the kernel's claims and the shard
   size_t resumed = 0;      // already reported (--resume)
+  // The kernel could not be found, built or loaded: no case of the job ran (none was sent to
+  // the sink) and this says why, with the compiler's whole output. An input error, said once.
+  std::string kernelError;
 };
 
 using Sink = std::function<void(const report::CaseResult&)>;

@@ -114,6 +114,7 @@ bool buildJobs(Compilation& c, JobOptions& o, bool warningsAsErrors, std::vector
         j.backend = o.backend.empty() ? k.backend : o.backend;
         j.supports = k.supports;
         j.expect = k.expect;
+        j.origin = suites[0] + ":" + std::to_string(k.line);
         jobs.push_back(std::move(j));
       }
     }

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "checker/yaml_reader.h"
@@ -38,6 +39,34 @@ bool isSuitePath(const std::string& path) {
   std::string ext = fs::path(path).extension().string();
   return ext == ".yaml" || ext == ".yml";
 }
+
+namespace {
+
+// `expect: VERDICT` or `expect: {verdict: VERDICT, signature: NAME}` (a signature only with
+// fail: the FAIL cases must name it).
+report::ExpectedOutcome readExpect(const YamlReader& rd, const YAML::Node& n) {
+  const auto& names = report::outcomeNames();
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  report::ExpectedOutcome e;
+  const YAML::Node* verdictNode = &n;
+  YAML::Node v;
+  if (n.IsMap()) {
+    rd.onlyKeys(n, {"verdict", "signature"}, "'expect'");
+    if (!n["verdict"]) rd.fail(n, "'expect' needs 'verdict' (" + list + ")");
+    v = n["verdict"];
+    verdictNode = &v;
+    if (n["signature"]) e.signature = rd.scalar(n["signature"], "'signature'");
+  }
+  e.verdict = rd.scalar(*verdictNode, "'expect'");
+  if (std::find(names.begin(), names.end(), e.verdict) == names.end())
+    rd.fail(*verdictNode, "'expect' is " + list + "; got '" + e.verdict + "'");
+  if (!e.signature.empty() && e.verdict != "fail")
+    rd.fail(n["signature"], "a signature is expected only of a kernel that is expected to fail");
+  return e;
+}
+
+}  // namespace
 
 Suite loadSuite(const std::string& path) {
   YamlReader rd(path);
@@ -79,11 +108,7 @@ Suite loadSuite(const std::string& path) {
     if (k["name"]) sk.name = rd.scalar(k["name"], "'name'");
     if (k["entry"]) sk.entry = rd.scalar(k["entry"], "'entry'");
     sk.backend = k["backend"] ? rd.scalar(k["backend"], "'backend'") : s.backend;
-    if (k["expect"]) {
-      std::string e = rd.scalar(k["expect"], "'expect'");
-      if (e != "pass" && e != "fail") rd.fail(k["expect"], "'expect' is pass or fail; got '" + e + "'");
-      sk.expect = e;
-    }
+    if (k["expect"]) sk.expect = readExpect(rd, k["expect"]);
     if (k["supports"]) sk.supports = readSupports(rd, k["supports"]);
     if (sk.name.empty()) sk.name = sk.impl;
     s.kernels.push_back(std::move(sk));

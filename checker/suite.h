@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/backend_names.h"
+#include "checker/report/summary.h"
 #include "checker/suite_error.h"
 
 namespace kc::check {
@@ -27,7 +28,7 @@ struct SuiteKernel {
   std::string contract;  // a .kcontract path (relative to the suite) or a contract ID
   std::string op;        // `op: NAME` instead of a contract: the op's standard contract std.op.NAME
   std::string backend;   // empty: the suite's backend, else host
-  std::optional<std::string> expect;  // "pass" or "fail" (calibration); informational for check
+  std::optional<report::ExpectedOutcome> expect;  // what --expect holds the kernel to
   Supports supports;
   int line = 0;
 };

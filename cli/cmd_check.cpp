@@ -11,6 +11,8 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
+#include <sstream>
 
 #include "checker/check.h"
 #include "checker/growth.h"
@@ -100,6 +102,29 @@ int refuseVacuousContracts(const Compilation& c, const std::vector<check::Job>& 
   return vacuous ? kExitInput : kExitOk;
 }
 
+// A case-independent error, once: where it was asked for (the suite entry, or the --impl
+// path), the first line, then the compiler's or loader's output from its first line on.
+void printKernelError(const check::Job& job, const std::string& error, const GlobalOptions& opts) {
+  bool color = useColor(opts, STDERR_FILENO);
+  std::string where = job.origin.empty() ? job.kernel.path : job.origin;
+  std::string first = error.substr(0, error.find('\n'));
+  std::string label = job.label == where || job.label.rfind(where + ":", 0) == 0 ? "" : job.label + ": ";
+  std::cerr << where << ": " << (color ? "\033[1;31merror\033[0m" : "error") << ": " << label << first << "\n";
+  if (first.size() == error.size()) return;
+  std::istringstream rest(error.substr(first.size() + 1));
+  std::string line;
+  const size_t kLines = 20;
+  size_t n = 0, total = 0;
+  while (std::getline(rest, line)) {
+    if (n < kLines) {
+      std::cerr << "  | " << line << "\n";
+      ++n;
+    }
+    ++total;
+  }
+  if (total > n) std::cerr << "  | ... (" << total - n << " more lines)\n";
+}
+
 // `o` is the command's own copy: --resume and --shard fill in what they imply.
 int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   const report::ReportFormat* format = report::findReportFormat(o.format);
@@ -168,6 +193,8 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   bool color = useColor(opts, STDOUT_FILENO);
   // Per job: did it get what the suite expects? (FAIL, CRASH, TIMEOUT or ERROR count as fail.)
   report::ExpectationTally expectations;
+  std::set<std::string> saidKernelErrors;  // each kernel's error once, however many jobs share it
+  size_t unexpectedKernelErrors = 0;
   for (const check::Job& job : jobs) {
     size_t first = results.size();
     std::unique_ptr<report::ProgressBar> bar;
@@ -207,7 +234,13 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
         std::cout << "note: " << job.label << ": signature " << g.signature << " (error grows with " << g.dim << "): "
                   << (g.confirmed ? "confirmed across cases" : "not shown across cases") << " (" << g.evidence << ")\n";
     }
-    expectations.add(job.label, job.expect, mine);
+    if (!st.kernelError.empty()) {
+      bool expected = job.expect && job.expect->verdict == "error";
+      unexpectedKernelErrors += expected ? 0 : 1;
+      if (saidKernelErrors.insert(job.kernel.path + "\n" + job.backend + "\n" + st.kernelError).second)
+        printKernelError(job, st.kernelError, opts);
+    }
+    expectations.add(job.label, job.expect, mine, !st.kernelError.empty());
   }
 
   if (textToStdout) std::cout << "\n" << report::summaryTable(results, color);
@@ -215,10 +248,13 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
     std::cout << "\nexpectations: " << expectations.asExpected() << " of " << expectations.expected()
               << " kernels got the verdict the suite expects\n";
     for (const auto& e : expectations.jobs)
-      std::cout << (e.ok() ? "  as expected: " : "  NOT as expected: ") << e.label << " (expected " << e.expected
-                << ", got " << e.got << ")\n";
+      std::cout << (e.ok() ? "  as expected: " : "  NOT as expected: ") << e.label << " (expected " << e.expected.text()
+                << ", got " << e.gotText() << ")\n";
   }
   if (!writer.finish(results, {kToolVersion}, writeError)) return usage(writeError);  // a document format
+  // A kernel that could not be found, built or loaded is an input error (2), unless the suite
+  // expects exactly that of it.
+  if (unexpectedKernelErrors > 0) return kExitInput;
   if (o.expect) return expectations.allAsExpected() ? kExitOk : kExitFailed;
   return report::anyViolation(results) ? kExitFailed : kExitOk;
 }

@@ -70,10 +70,14 @@ int runReplay(const std::string& reproText, const GlobalOptions& opts) {
   if (repro->timeout > 0) ro.timeoutSeconds = repro->timeout;
   bool violated = false;
   bool color = useColor(opts, STDOUT_FILENO);
-  check::runJob(*job, ro, [&](const report::CaseResult& r) {
+  check::JobStats st = check::runJob(*job, ro, [&](const report::CaseResult& r) {
     std::cout << report::caseLine(r, color) << "\n";
     violated = violated || report::isViolation(r.verdict);
   });
+  if (!st.kernelError.empty()) {  // a case-independent error: an input error
+    std::cerr << "kcontract replay: " << job->kernel.path << ": " << st.kernelError << "\n";
+    return kExitInput;
+  }
   return violated ? kExitFailed : kExitOk;
 }
 

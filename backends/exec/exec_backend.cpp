@@ -110,6 +110,32 @@ ExecSpec readExecSpec(const std::string& path) {
   return s;
 }
 
+// The adaptor's program must exist before any case runs: a missing one is one error for
+// the kernel, not an ERROR per case. A name without a slash is looked up on the PATH the
+// adaptor gets (the spec's env may set it); a path is relative to the spec's folder.
+static void requireProgram(const ExecSpec& spec) {
+  const std::string& program = spec.command.front();
+  auto runnable = [](const fs::path& p) { return access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); };
+  if (program.find('/') != std::string::npos) {
+    fs::path p = fs::path(program).is_absolute() ? fs::path(program) : fs::path(spec.dir) / program;
+    if (!runnable(p)) throw BackendError("the adaptor cannot start: '" + program + "' is not an executable file");
+    return;
+  }
+  const char* env = std::getenv("PATH");
+  std::string path = env ? env : "";
+  for (const auto& [k, v] : spec.env)
+    if (k == "PATH") path = v;
+  size_t at = 0;
+  while (at <= path.size()) {
+    size_t end = path.find(':', at);
+    if (end == std::string::npos) end = path.size();
+    std::string dir = path.substr(at, end - at);
+    if (runnable(fs::path(dir.empty() ? "." : dir) / program)) return;
+    at = end + 1;
+  }
+  throw BackendError("the adaptor cannot start: '" + program + "' is not a program on the PATH");
+}
+
 ExecBackend::~ExecBackend() {
   // Only the process that created the run's folder removes it: a worker leaves through
   // _exit, and one killed at its time limit leaves its case folder inside for this to remove.
@@ -138,7 +164,8 @@ std::string ExecBackend::runFolder() {
 Prepared ExecBackend::prepare(const KernelRef& kernel) {
   if (fs::path(kernel.path).extension() != ".kcexec")
     throw BackendError("the exec backend runs an exec spec (NAME.kcexec: {\"command\": [...]}); not '" + kernel.path + "'");
-  readExecSpec(kernel.path);  // its errors are the user's to read now, once
+  ExecSpec spec = readExecSpec(kernel.path);  // its errors are the user's to read now, once
+  requireProgram(spec);
   runFolder();
   std::error_code ec;
   return {fs::absolute(kernel.path, ec).string(), true};

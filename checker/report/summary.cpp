@@ -15,19 +15,46 @@ std::vector<std::pair<std::string, size_t>> unsupportedPerturbations(const std::
   return unsupported;
 }
 
-std::string jobOutcome(const std::vector<CaseResult>& results) {
-  bool failed = false, passed = false;
-  for (const auto& r : results) {
-    failed = failed || isViolation(r.verdict);
-    passed = passed || r.verdict == Verdict::Pass;
-  }
-  return failed ? "fail" : passed ? "pass" : "nothing";
+std::string jobOutcome(const std::vector<CaseResult>& results, bool kernelError) {
+  if (kernelError) return "error";
+  auto any = [&](Verdict v) {
+    return std::any_of(results.begin(), results.end(), [&](const CaseResult& r) { return r.verdict == v; });
+  };
+  if (any(Verdict::Fail)) return "fail";
+  if (any(Verdict::Crash)) return "crash";
+  if (any(Verdict::Timeout)) return "timeout";
+  if (any(Verdict::Error)) return "error";
+  if (any(Verdict::Pass)) return "pass";
+  if (any(Verdict::Mistrusted)) return "mistrusted";
+  return "skipped";
 }
 
-void ExpectationTally::add(const std::string& label, const std::optional<std::string>& expect,
-                           const std::vector<CaseResult>& results) {
+std::vector<std::string> failSignatures(const std::vector<CaseResult>& results) {
+  std::vector<std::string> out;
+  for (const auto& r : results)
+    if (r.verdict == Verdict::Fail)
+      for (const auto& s : r.signatures)
+        if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  return out;
+}
+
+bool Expectation::ok() const {
+  if (got != expected.verdict) return false;
+  return expected.signature.empty() ||
+         std::find(signatures.begin(), signatures.end(), expected.signature) != signatures.end();
+}
+
+std::string Expectation::gotText() const {
+  if (expected.signature.empty() || got != "fail") return got;
+  std::string s = got + " with ";
+  for (size_t i = 0; i < signatures.size(); ++i) s += (i ? ", " : "") + signatures[i];
+  return s;
+}
+
+void ExpectationTally::add(const std::string& label, const std::optional<ExpectedOutcome>& expect,
+                           const std::vector<CaseResult>& results, bool kernelError) {
   if (!expect) return;
-  jobs.push_back({label, *expect, jobOutcome(results)});
+  jobs.push_back({label, *expect, jobOutcome(results, kernelError), failSignatures(results)});
 }
 
 size_t ExpectationTally::asExpected() const {

@@ -212,7 +212,11 @@ std::string summaryTable(const std::vector<CaseResult>& results, bool color) {
   struct Row {
     std::string kernel, contract, backend;
     std::array<int64_t, kVerdictCount> counts{};
-    Verdict worst = Verdict::Pass;
+    // The worst verdict of the cases that ran: a case SKIPPED does not make a row that passed
+    // everything it ran SKIPPED (its reason is listed under the table); SKIPPED when none ran.
+    Verdict worst = Verdict::Skipped;
+    bool ran = false;
+    std::vector<std::pair<std::string, int64_t>> skips;  // reason, cases
     std::vector<std::string> signatures;
     Row(std::string k, std::string c, std::string b) : kernel(std::move(k)), contract(std::move(c)), backend(std::move(b)) {}
   };
@@ -225,7 +229,14 @@ std::string summaryTable(const std::vector<CaseResult>& results, bool color) {
     if (it == rows.end()) it = rows.insert(rows.end(), Row(r.kernel, r.contract, r.backend));
     for (Row* row : {&*it, &total}) {
       ++row->counts[static_cast<size_t>(r.verdict)];
-      row->worst = worseVerdict(row->worst, r.verdict);
+      if (r.verdict == Verdict::Skipped) continue;
+      row->worst = row->ran ? worseVerdict(row->worst, r.verdict) : r.verdict;
+      row->ran = true;
+    }
+    if (r.verdict == Verdict::Skipped) {
+      auto s = std::find_if(it->skips.begin(), it->skips.end(), [&](const auto& k) { return k.first == r.reason; });
+      if (s == it->skips.end()) it->skips.emplace_back(r.reason, 1);
+      else ++s->second;
     }
     for (const auto& sig : shownSignatures(r))
       if (std::find(it->signatures.begin(), it->signatures.end(), sig) == it->signatures.end())
@@ -274,6 +285,10 @@ std::string summaryTable(const std::vector<CaseResult>& results, bool color) {
   for (size_t w : width) ruleWidth += w + 2;
   out += std::string(ruleWidth - 2, '-') + "\n";
   out += render(table.back(), &total);
+  for (const Row& row : rows)
+    for (const auto& [reason, n] : row.skips)
+      out += "skipped: " + row.kernel + "  " + row.contract + "  " + row.backend + ": " + std::to_string(n) +
+             (n == 1 ? " case: " : " cases: ") + reason + "\n";
   return out;
 }
 

@@ -113,6 +113,9 @@ void settleLaunch(LaunchRecord& rec, bool timedOut, double timeoutSeconds, int s
     rec.status = LaunchStatus::Crash;
   } else if (phase == -1) {
     rec.status = LaunchStatus::Error;
+  } else if (phase == -4) {
+    rec.status = LaunchStatus::Error;
+    rec.loadFailed = true;
   } else if (phase == -2) {
     rec.status = LaunchStatus::Nonzero;
     rec.message = "the kernel returned " + std::to_string(rec.rc);

@@ -36,6 +36,7 @@ struct LaunchRecord {
   int rc = 0;
   int signal = 0;
   std::string message;  // backend error, device fault, or the signal's name
+  bool loadFailed = false;  // Error because the kernel could not be loaded (no case of it can run)
   std::string output;   // what the kernel printed (stdout and stderr), truncated
   int launches = 0;     // launches that completed
   std::string resource; // after every launch completed: the backend's resourceReport() ("" when none)

@@ -31,7 +31,13 @@ bool runOnce(backend::Backend& be, const backend::Prepared& prepared, const std:
     if (requestBytes > size - at - sizeof requestBytes) throw std::runtime_error("the worker's request is truncated");
     wire::Request r = wire::decodeRequest(base + at + sizeof requestBytes, requestBytes);
     if (!loaded) {
-      be.load(prepared, entry);
+      try {
+        be.load(prepared, entry);
+      } catch (const std::exception& e) {  // the kernel itself cannot be loaded: no case can run
+        setText(report->message, e.what());
+        report->phase = -4;
+        return false;
+      }
       loaded = true;
     }
     report->phase = 1;

@@ -23,7 +23,8 @@ inline constexpr size_t kMessageBytes = 4096;
 
 // The worker's report, at offset 0 of the mapping.
 struct Report {
-  int phase = 0;    // 0 started, 1 loaded, 2 done, -1 backend error, -2 nonzero rc, -3 device fault
+  int phase = 0;    // 0 started, 1 loaded, 2 done, -1 backend error, -2 nonzero rc, -3 device fault,
+                    // -4 the kernel could not be loaded
   int rc = 0;
   int launches = 0;
   int settled = 0;  // 1 once every result of the run is written (waiting for the device may follow)

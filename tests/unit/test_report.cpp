@@ -401,6 +401,7 @@ TEST_CASE("text: the summary table has a row per kernel, contract, backend", "[r
       "examples/softmax/softmax.c:kc_softmax         acme.softmax.rows@1        cuda                                   1  SKIPPED",
       "-----------------------------------------------------------------------------------------------------------------------------------------------------",
       "total                                         6 cases                                2     2           1        1  FAIL",
+      "skipped: examples/softmax/softmax.c:kc_softmax  acme.softmax.rows@1  cuda: 1 case: backend cuda is not available",
   };
   const std::string table = summaryTable(mixedSet(), false);
   REQUIRE(!table.empty());
@@ -416,6 +417,25 @@ TEST_CASE("text: the summary table has a row per kernel, contract, backend", "[r
   CHECK(colored.find("\x1b[31mFAIL\x1b[0m        overflow") != std::string::npos);
   CHECK(colored.find("\x1b[33mSKIPPED\x1b[0m\n") != std::string::npos);
   CHECK(summaryTable({}, false) == "no cases\n");
+}
+
+TEST_CASE("text: a kernel that passed every case it ran is PASS, its skips listed with their reasons", "[report]") {
+  CaseResult ran = passCase();
+  CaseResult big = passCase();
+  big.caseId = "acme.softmax.rows@1#9";
+  big.verdict = Verdict::Skipped;
+  big.reason = "the case needs 24.0 GiB of host memory; --max-memory allows 4.0 GiB";
+  CaseResult big2 = big;
+  big2.caseId = "acme.softmax.rows@1#10";
+  const std::string table = summaryTable({ran, big, big2}, false);
+  CHECK(table.find("  PASS\n") != std::string::npos);
+  CHECK(table.find("SKIPPED  verdict") != std::string::npos);  // the column still counts them
+  CHECK(table.find("skipped: " + ran.kernel + "  " + ran.contract + "  host: 2 cases: " + big.reason + "\n") !=
+        std::string::npos);
+  // Nothing ran: SKIPPED, never PASS.
+  const std::string none = summaryTable({big}, false);
+  CHECK(none.find("  SKIPPED\n") != std::string::npos);
+  CHECK(none.find("  PASS") == std::string::npos);
 }
 
 TEST_CASE("text: progress bar", "[report]") {
