@@ -267,7 +267,9 @@ TEST_CASE("smt: a child that runs out of memory costs one answer, an error", "[s
   smt::Options o;
   o.isolation = smt::Isolation::Subprocess;
   o.memoryLimitMiB = 512;
-  o.timeoutSeconds = 20;
+  // Time enough to reach the memory limit on a loaded machine (12 s alone on 2 cores; over
+  // 20 s under load, where a timeout would hide the answer this test is about).
+  o.timeoutSeconds = 90;
   smt::Result r = smt::solve(huge, o);
   INFO(smt::answerName(r.answer) << " " << r.reason);
   CHECK(r.answer == smt::Answer::Error);
