@@ -121,8 +121,12 @@ for inc in sorted(includes):
     args += ["-I", inc]
 prover = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 out = os.path.join(work, "agree_check.jsonl")
-subprocess.run([kc, "check", gen, "--max-memory", "256M", "--workers", "reuse", "--format", "jsonl", "--out", out],
-               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+checked = subprocess.run([kc, "check", gen, "--max-memory", "256M", "--workers", "reuse", "--format", "jsonl", "--out", out],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+if not os.path.exists(out):
+    prover.kill()
+    print("check gave no results:", checked.stderr.strip().splitlines()[:3])
+    sys.exit(2)
 checks = {}  # (kernel, contract) -> [verdicts]
 for line in open(out):
     r = json.loads(line)

@@ -221,6 +221,11 @@ TEST_CASE("smt: the correct-implementation model of blind-band-correct", "[smt][
   auto mean = correctOf("f32", "f32", "sum(v in 0..N - 1, x[v, m] * x[v, m]) / N", "0 * |x[n, m]|");
   CHECK(mean.purpose.find("gamma(3, f32) |y*| (a length-2 reduction accumulated in f32 and the operations around it: 3 "
                           "roundings in f32)") != std::string::npos);
+  // A prefix sum: each cell's own length (y[0] one term, y[1] two), not the longest for all.
+  auto prefix = correctOf("f32", "f32", "sum(v in 0..n, x[v, m])", "gamma(n + 1, f32) * sum(v in 0..n, |x[v, m]|) + 0 * |x[n, m]|");
+  CHECK(prefix.purpose.find("gamma(2, f32) |y*| (a length-2 reduction accumulated in f32 at its longest cell; fewer "
+                            "where its reductions are shorter)") != std::string::npos);
+  CHECK(solved(prefix) == smt::Answer::Unsat);
   // max is exact.
   auto relu = correctOf("f32", "f32", "fmax(x[n, m], 0)", "0 * |x[n, m]|");
   CHECK(solved(relu) == smt::Answer::Unsat);
