@@ -7,9 +7,10 @@ correct implementation passes (its blind-band-correct obligation: ok) exactly wh
 The pairs come from the manifests, not from a list here:
   - every op of stdlib/ops/*.kcontract, checked with `--op NAME` against the kernel of
     stdlib/ops/kernels/*.c that defines kc_NAME (every contract of the op: @1, @2, ...);
-  - every host pair of contracts/calibration.yaml: its conforming kernel against its contract;
-  - every `expect: pass` entry of stdlib/ops/kernels/calibration.yaml (kernels a plain
-    allclose passes) against its contract.
+  - every host calibration pair ("classes") of contracts/calibration.yaml and
+    stdlib/ops/kernels/calibration.yaml: its conforming kernel against its contract;
+  - every `expect: pass` suite entry ("kernels") of the two (kernels a plain allclose
+    passes) against its contract.
 CUDA pairs are listed, not run (scripts/gpu_check.sh runs them on a GPU).
 
 One line per (kernel, contract): prove's verdict, check's, and `agree`, `DISAGREE` or
@@ -62,36 +63,47 @@ for f in [] if pairs else sorted(os.listdir(ops_dir)):
         continue
     entries.append({"name": f"op {op}", "impl": os.path.join(kernels_dir, impl[0]), "op": op})
 
-cal_path = os.path.join(root, "contracts/calibration.yaml")
-cal = yaml.safe_load(open(cal_path))
-seen = set()
-for pair in [] if pairs else cal["classes"]:
-    impl = pair["conforming"]
-    path, _, entry = impl.partition(":")
-    key = (pair["contract"], impl, pair.get("backend", "host"))
-    if key in seen:
-        continue
-    seen.add(key)
-    if pair.get("backend", "host") != "host":
-        cuda.append((pair["contract"], f"{pair['contract']} with {rel(os.path.join(os.path.dirname(cal_path), path))}"))
-        continue
-    e = {"name": f"calibration {pair['contract']}", "impl": os.path.normpath(os.path.join(os.path.dirname(cal_path), path)),
-         "contract": pair["contract"]}
-    if entry:
-        e["entry"] = entry
-    entries.append(e)
+# The manifests: calibration pairs ("classes": each conforming kernel must pass its contract)
+# and suite entries ("kernels": those with `expect: pass`), either in either file. One that is
+# not there (moved, merged) gives no pairs.
+manifests = [os.path.join(root, "contracts/calibration.yaml"), os.path.join(kernels_dir, "calibration.yaml")]
 
-suite_path = os.path.join(kernels_dir, "calibration.yaml")
-suite = yaml.safe_load(open(suite_path))
-if not pairs:
-    includes.add(kernels_dir)
-for s in [] if pairs else suite["kernels"]:
-    if s.get("expect") != "pass" or suite.get("backend", "host") != "host":
-        continue
-    e = {k: v for k, v in s.items() if k in ("name", "entry", "contract", "op", "supports")}
-    e["impl"] = os.path.normpath(os.path.join(kernels_dir, s["impl"]))
-    e["name"] = "allclose " + s["name"]
-    entries.append(e)
+
+def load(path):
+    return (yaml.safe_load(open(path)) or {}) if os.path.exists(path) else {}
+
+
+seen, cal_contracts = set(), set()
+for manifest in [] if pairs else manifests:
+    m, here = load(manifest), os.path.dirname(manifest)
+    for pair in m.get("classes", []):
+        impl = pair["conforming"]
+        path, _, entry = impl.partition(":")
+        key = (pair["contract"], impl, pair.get("backend", "host"))
+        if key in seen:
+            continue
+        seen.add(key)
+        cal_contracts.add(pair["contract"])
+        if pair.get("backend", "host") != "host":
+            cuda.append((pair["contract"], f"{pair['contract']} with {rel(os.path.join(here, path))}"))
+            continue
+        e = {"name": f"calibration {pair['contract']}", "impl": os.path.normpath(os.path.join(here, path)),
+             "contract": pair["contract"]}
+        if entry:
+            e["entry"] = entry
+        entries.append(e)
+    kernels = [s for s in m.get("kernels", []) if s.get("expect") == "pass"]
+    if kernels:
+        includes.add(here)
+        includes.update(os.path.normpath(os.path.join(here, d)) for d in m.get("include", []))
+    for s in kernels:
+        if s.get("backend", m.get("backend", "host")) != "host":
+            cuda.append((s.get("contract", "op " + str(s.get("op"))), f"{s['name']} ({rel(os.path.join(here, s['impl']))})"))
+            continue
+        e = {k: v for k, v in s.items() if k in ("name", "entry", "contract", "op", "supports")}
+        e["impl"] = os.path.normpath(os.path.join(here, s["impl"]))
+        e["name"] = "expected to pass: " + s["name"]
+        entries.append(e)
 
 os.makedirs(work, exist_ok=True)
 gen = os.path.join(work, "agree_suite.yaml")
@@ -112,10 +124,11 @@ if pairs:
     targets = sorted({e["contract"] for e in entries})
 else:
     targets = [c for f in sorted(os.listdir(ops_dir)) if f.endswith(".kcontract") for c in declared(os.path.join(ops_dir, f))]
-    targets += sorted({pair["contract"] for pair in cal["classes"]})
-    for f in sorted(os.listdir(kernels_dir)):
-        if f.endswith(".kcontract"):
-            targets += declared(os.path.join(kernels_dir, f))
+    targets += sorted(cal_contracts)
+    for inc in sorted(includes):  # the suites' contracts (allclose.NAME), named by their files
+        for f in sorted(os.listdir(inc)):
+            if f.endswith(".kcontract"):
+                targets += [c for c in declared(os.path.join(inc, f)) if c not in targets]
 args = [kc, "prove", "--json", "--timeout", timeout] + targets
 for inc in sorted(includes):
     args += ["-I", inc]
