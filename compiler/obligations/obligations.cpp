@@ -3,6 +3,7 @@
 #include "compiler/obligations/obligations.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 #include "compiler/obligations/builder.h"
@@ -363,14 +364,19 @@ void defined(const sema::ContractInfo& c, const BuildOptions& opts, const Reduce
 
 // |y - y*| <= tol (either order of y and y*, either side of the comparison) under foralls.
 
-// The longest reduction (in terms) behind an oracle definition, at the reduced shape.
-// How a correct implementation of output `name` may differ from the oracle: the longest
-// reduction on its definition chain (1 when none), whether any of it rounds (real arithmetic
-// or a rounding function; max, min, abs, negation, selection and copying are exact), and
-// whether the result is converted from a wider input dtype.
+// How a correct implementation of output `name` may differ from the oracle: the rounding
+// reduction on its longest chain (its length; 1 when none), whether any of it rounds (real arithmetic
+// or a rounding function; max, min, abs, negation, selection, copying and scaling by a power
+// of two are exact), and the roundings on its longest chain of operations. Each arithmetic
+// operation rounds once, and its operands' relative errors pass through it (exactly for * and
+// /, without cancellation for + and -); a length-n sum or product adds n - 1 to its terms' (at
+// least 1 each: a dot product counts n, as gamma(n) does); a function (exp, sqrt, erf) counts
+// its own error only: what reaches it through its argument is scaled by a condition number
+// the model does not know, and is left to the tolerance.
 struct CorrectModel {
   int64_t n = 1;
   bool rounds = false;
+  int64_t roundings = 0;
 };
 
 bool exactCall(const std::string& f) {
@@ -379,32 +385,93 @@ bool exactCall(const std::string& f) {
   return exact.count(f) > 0;
 }
 
+// A literal power of two (x * 2, x / 2, 0.5 * x are exact in binary floating point).
+bool powerOfTwo(const ir::Node& n) {
+  double v = n.op == ir::Op::ConstReal ? n.d : n.op == ir::Op::ConstInt ? double(n.i) : 0;
+  if (!(v > 0)) return false;
+  int e = 0;
+  return std::frexp(v, &e) == 0.5;
+}
 
-CorrectModel correctModel(const sema::ContractInfo& c, const ReducedShape& shape, const std::string& name) {
+// At one cell of the output (cell given), or at its longest (reductions whose bounds follow
+// the indices, as a prefix sum's, taken at the first and the last cell).
+CorrectModel correctModel(const sema::ContractInfo& c, const ReducedShape& shape, const std::string& name,
+                          const std::vector<int64_t>* cell = nullptr) {
   ir::IntEnv env;
   for (const auto& [d, v] : shape.fixed) env[d] = v;
   CorrectModel m;
-  std::set<std::string> seen;
-  std::function<void(const std::string&)> visit = [&](const std::string& def) {
-    if (!seen.insert(def).second) return;
+  // The roundings on the longest chain of operations behind a node, and the length of the
+  // rounding reduction on that chain (1 when none).
+  struct Chain {
+    int64_t k = 0, n = 1;
+    bool operator<(const Chain& o) const { return k != o.k ? k < o.k : n < o.n; }
+  };
+  std::map<std::string, Chain> chains;  // definition -> its chain
+  ir::IntEnv first = env, last = env;   // the fixed dims and the definition's first and last cell
+  std::function<Chain(const std::string&)> visit;
+  std::function<Chain(const ir::Node&)> count = [&](const ir::Node& n) -> Chain {
+    if (n.type != ir::Type::Real) return {};
+    if (n.op == ir::Op::TensorRead)
+      return n.role == ir::Role::Local || n.role == ir::Role::Oracle ? visit(n.name) : Chain{};
+    if (n.op == ir::Op::Reduce) {
+      Chain body = count(*n.kids[2]);
+      if ((n.name == "sum" && !selectsOne(n)) || n.name == "prod") {
+        // The longest instance: bounds that follow the definition's indices (a prefix sum,
+        // sum(k in 0..h, ...)) taken at the first and at the last cell.
+        int64_t len = 1;
+        for (const ir::IntEnv* at : {&env, &first, &last}) {
+          auto lo = ir::evalInt(*n.kids[0], *at), hi = ir::evalInt(*n.kids[1], *at);
+          if (lo && hi) len = std::max(len, *hi - *lo + 1);
+        }
+        m.rounds = true;
+        return {len - 1 + std::max<int64_t>(1, body.k), len};
+      }
+      return body;
+    }
+    // A function's own rounding counts; its argument's roundings reach the result scaled by
+    // the function's condition number, which the model does not know: left to the tolerance.
+    if (n.op == ir::Op::Call && !exactCall(n.name)) {
+      m.rounds = true;
+      return {1, 1};
+    }
+    Chain deepest;
+    for (const auto& k : n.kids) deepest = std::max(deepest, count(*k));
+    bool arith = n.op == ir::Op::Add || n.op == ir::Op::Sub || n.op == ir::Op::Mul || n.op == ir::Op::Div ||
+                 n.op == ir::Op::Pow || n.op == ir::Op::TensorStat;
+    if ((n.op == ir::Op::Mul || n.op == ir::Op::Div) && n.kids.size() == 2 &&
+        (powerOfTwo(*n.kids[1]) || (n.op == ir::Op::Mul && powerOfTwo(*n.kids[0]))))
+      arith = false;
+    if (arith || n.op == ir::Op::RoundTo) {
+      m.rounds = true;
+      ++deepest.k;
+    }
+    return deepest;
+  };
+  visit = [&](const std::string& def) -> Chain {
+    if (auto it = chains.find(def); it != chains.end()) return it->second;
+    chains[def] = {};  // a cycle (rejected by sema) counts nothing
     const sema::Definition* d = nullptr;
     for (const auto& o : c.oracle)
       if (o.name == def) d = &o;
-    if (!d) return;
-    ir::walk(*d->value, [&](const ir::Node& n) {
-      if (n.op == ir::Op::Reduce) {
-        auto lo = ir::evalInt(*n.kids[0], env), hi = ir::evalInt(*n.kids[1], env);
-        if (lo && hi) m.n = std::max(m.n, *hi - *lo + 1);
-        if ((n.name == "sum" && !selectsOne(n)) || n.name == "prod") m.rounds = true;
+    if (!d) return {};
+    ir::IntEnv savedFirst = first, savedLast = last;
+    first = last = env;
+    for (size_t i = 0; i < d->indices.size() && i < d->extents.size(); ++i)
+      if (cell && def == name && i < cell->size()) {
+        first[d->indices[i]] = last[d->indices[i]] = (*cell)[i];
+      } else if (auto e = ir::evalInt(*d->extents[i], env); e && *e > 0) {
+        first[d->indices[i]] = 0;
+        last[d->indices[i]] = *e - 1;
       }
-      bool arith = n.op == ir::Op::Add || n.op == ir::Op::Sub || n.op == ir::Op::Mul || n.op == ir::Op::Div ||
-                   n.op == ir::Op::Pow || n.op == ir::Op::TensorStat;
-      if (n.type == ir::Type::Real && (arith || (n.op == ir::Op::Call && !exactCall(n.name)) || n.op == ir::Op::RoundTo))
-        m.rounds = true;
-      if (n.op == ir::Op::TensorRead && (n.role == ir::Role::Local || n.role == ir::Role::Oracle)) visit(n.name);
-    });
+    Chain ch = count(*d->value);
+    first = savedFirst;
+    last = savedLast;
+    chains[def] = ch;
+    return ch;
   };
-  visit(name);
+  Chain ch = visit(name);
+  m.roundings = ch.k;
+  m.n = ch.n;
   return m;
 }
 
@@ -491,13 +558,20 @@ void blindBand(const sema::ContractInfo& c, const BuildOptions& opts, const Redu
       bool finalRounding = narrowOut && (m.rounds || widerInput);
       Builder b(c, opts, shape);
       b.assertPre();
+      // k roundings in acc on the longest chain: |y_acc - y*| <= gamma(k, acc) |y*| (Higham's
+      // bound for a product of k factors (1 + delta), |delta| <= u; one rounding is u).
+      int64_t k = m.rounds ? std::max<int64_t>(1, m.roundings) : 0;
+      std::string kText = std::to_string(k);
       std::string accText = !m.rounds ? y->name + " only moves, compares or selects values: exact"
-                            : m.n == 1 ? "one rounding in " + acc
-                                       : "a length-" + std::to_string(m.n) + " reduction accumulated in " + acc;
+                            : m.n > 1 && k == m.n ? "a length-" + kText + " reduction accumulated in " + acc
+                            : m.n > 1 ? "a length-" + std::to_string(m.n) + " reduction accumulated in " + acc +
+                                            " and the operations around it: " + kText + " roundings in " + acc
+                            : k == 1 ? "one rounding in " + acc
+                                     : kText + " roundings in " + acc + ", one per operation";
       TermPtr g = !m.rounds ? smt::realConst(0)
-                  : m.n == 1 ? smt::realConst(numerics::unitRoundoff(*Tacc))
-                             : b.u.gamma(smt::intConst(m.n), acc);
-      std::string bound = !m.rounds ? "0" : m.n == 1 ? "u(" + acc + ")" : "gamma(" + std::to_string(m.n) + ", " + acc + ")";
+                  : k == 1 ? smt::realConst(numerics::unitRoundoff(*Tacc))
+                           : b.u.gamma(smt::intConst(k), acc);
+      std::string bound = !m.rounds ? "0" : k == 1 ? "u(" + acc + ")" : "gamma(" + kText + ", " + acc + ")";
       // y = round_T(y_acc) with |y_acc - y*| <= g |y*|: |y - y*| <= g |y*| + ulp(T, y*) / 2 (the
       // spacing at y* standing for the spacing at y_acc, which is at most one binade away).
       bool halfUlp = finalRounding;
@@ -507,17 +581,27 @@ void blindBand(const sema::ContractInfo& c, const BuildOptions& opts, const Redu
       if (finalRounding) bound += " |" + y->name + "*| + ulp(" + dt + ", " + y->name + "*) / 2";
       else bound += " |" + y->name + "*|";
       std::string section = "a correct implementation: |" + y->name + " - " + y->name + "*| <= " + bound;
+      bool varies = false;  // some cell's chain is shorter than the longest
       b.u.outputModel = [&](const std::string& name, const std::vector<int64_t>& idx, const std::string& printed) {
         TermPtr star = b.u.oracleCell(name, idx);
         b.script.declareConst(printed, Sort::Real);
         TermPtr sym = smt::symbol(printed, Sort::Real);
         TermPtr err = b.u.abs(smt::mkArith("-", {sym, star}));
-        TermPtr allowed = smt::mkArith("*", {g, b.u.abs(star)});
+        // This cell's own chain (a prefix sum's first cells are shorter than its last).
+        CorrectModel here = correctModel(c, shape, y->name, &idx);
+        int64_t kHere = here.rounds ? std::max<int64_t>(1, here.roundings) : 0;
+        if (kHere < k) varies = true;
+        TermPtr gHere = kHere == k ? g
+                        : kHere == 0 ? smt::realConst(0)
+                        : kHere == 1 ? smt::realConst(numerics::unitRoundoff(*Tacc))
+                                     : b.u.gamma(smt::intConst(kHere), acc);
+        TermPtr allowed = smt::mkArith("*", {gHere, b.u.abs(star)});
         if (halfUlp) allowed = smt::mkArith("+", {allowed, smt::mkArith("/", {b.u.ulp(dt, star), smt::realConst(2)})});
         b.script.assertTerm(section, "", smt::mkCmp("<=", err, allowed));
         return sym;
       };
       TermPtr holdsPost = b.u.term(*post->expr);
+      if (varies) accText += " at its longest cell; fewer where its reductions are shorter";
       b.u.addFacts();
       b.script.assertTerm("the tolerance rejects it", "violated: " + postText, smt::mkNot(holdsPost));
       std::string purpose = "A correct implementation passes: with each cell of " + y->name + " within |" + y->name +
@@ -527,7 +611,7 @@ void blindBand(const sema::ContractInfo& c, const BuildOptions& opts, const Redu
       out.obligations.push_back(b.finish(
           id, Kind::BlindBandCorrect, Answer::Unsat, purpose, post->range,
           {"reduced shape: " + dimsText(shape), std::string("model: ") + kFiniteNote,
-           m.rounds && m.n > 1 ? "model: gamma(n, " + acc + ") = n u / (1 - n u) = n / (2^" + (acc == "f64" ? "53" : "24") + " - n) exactly"
+           m.rounds && k > 1 ? "model: gamma(n, " + acc + ") = n u / (1 - n u) = n / (2^" + (acc == "f64" ? "53" : "24") + " - n) exactly"
                                : "model: u(" + acc + ") = " + (acc == "f64" ? "2^-53" : "2^-24") + ", the unit roundoff"}));
     } catch (const Unsupported& e) {
       out.skipped.push_back({id, e.what(), post->range});

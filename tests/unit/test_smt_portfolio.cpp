@@ -200,6 +200,32 @@ TEST_CASE("smt: the correct-implementation model of blind-band-correct", "[smt][
   auto mul = correctOf("f32", "f32", "x[n, m] * x[n, m]", "ulp(f32, y*[n, m])");
   CHECK(mul.smt2.find("|y - y*| <= u(f32) |y*|") != std::string::npos);
   CHECK(solved(mul) == smt::Answer::Unsat);
+  // Two operations round twice: gamma(2, f32) reaches past one spacing of f32 (a correct
+  // x * x * x, like 1 / sqrt(x), can be 1.5 spacings off); three spacings hold (the model's
+  // ulp is at least eps/2 |v|, and gamma(2) is a little over eps).
+  auto cube = correctOf("f32", "f32", "x[n, m] * x[n, m] * x[n, m]", "ulp(f32, y*[n, m])");
+  CHECK(cube.smt2.find("|y - y*| <= gamma(2, f32) |y*|") != std::string::npos);
+  CHECK(cube.purpose.find("(2 roundings in f32, one per operation)") != std::string::npos);
+  CHECK(solved(cube) == smt::Answer::Sat);
+  CHECK(solved(correctOf("f32", "f32", "x[n, m] * x[n, m] * x[n, m]", "3 * ulp(f32, y*[n, m])")) == smt::Answer::Unsat);
+  // A function counts its own rounding, not its argument's (scaled by its condition number,
+  // left to the tolerance); scaling by a power of two is exact.
+  CHECK(correctOf("f32", "f32", "exp(x[n, m] * x[n, m])", "ulp(f32, y*[n, m])").purpose.find("u(f32) |y*| (one rounding") !=
+        std::string::npos);
+  CHECK(correctOf("f32", "f32", "0.5 * x[n, m] * x[n, m] / 2", "ulp(f32, y*[n, m])").purpose.find("u(f32) |y*| (one rounding") !=
+        std::string::npos);
+  // A sum of n products adds n - 1 roundings to the products' one: gamma(n), and one more for
+  // each operation on its result.
+  auto dot = correctOf("f32", "f32", "sum(v in 0..N - 1, x[v, m] * x[v, m])", "0 * |x[n, m]|");
+  CHECK(dot.purpose.find("gamma(2, f32) |y*| (a length-2 reduction accumulated in f32)") != std::string::npos);
+  auto mean = correctOf("f32", "f32", "sum(v in 0..N - 1, x[v, m] * x[v, m]) / N", "0 * |x[n, m]|");
+  CHECK(mean.purpose.find("gamma(3, f32) |y*| (a length-2 reduction accumulated in f32 and the operations around it: 3 "
+                          "roundings in f32)") != std::string::npos);
+  // A prefix sum: each cell's own length (y[0] one term, y[1] two), not the longest for all.
+  auto prefix = correctOf("f32", "f32", "sum(v in 0..n, x[v, m])", "gamma(n + 1, f32) * sum(v in 0..n, |x[v, m]|) + 0 * |x[n, m]|");
+  CHECK(prefix.purpose.find("gamma(2, f32) |y*| (a length-2 reduction accumulated in f32 at its longest cell; fewer "
+                            "where its reductions are shorter)") != std::string::npos);
+  CHECK(solved(prefix) == smt::Answer::Unsat);
   // max is exact.
   auto relu = correctOf("f32", "f32", "fmax(x[n, m], 0)", "0 * |x[n, m]|");
   CHECK(solved(relu) == smt::Answer::Unsat);
