@@ -42,6 +42,82 @@ const sema::ContractInfo* findContract(const Compilation& c, const std::string& 
   return nullptr;
 }
 
+// The entries of `m` asked for: every one (for --all or no IDs) or those of the IDs named, of
+// the backend asked for; an op pair's contract resolved to the version named, else the newest.
+bool pickEntries(const CalibrationManifest& m, const CalibrateOptions& o, const std::vector<std::string>& ids,
+                 const std::vector<std::string>& opContracts, std::vector<CalibrationEntry>& chosen,
+                 CalibrationError& error) {
+  auto newestOf = [&](const std::string& op) -> std::string {
+    for (const auto& id : opContracts)
+      if (id.substr(0, id.find('@')) == opContractId(op)) return id;
+    return "";
+  };
+  std::set<std::string> matched;
+  for (const auto& e : m.entries) {
+    if (!o.backend.empty() && e.backend != o.backend) continue;
+    bool pick = o.all || ids.empty();
+    std::string version;  // an op pair checked against the version named
+    for (const auto& id : ids) {
+      std::string base = id.substr(0, id.find('@'));
+      bool hit = e.isOp() ? base == e.contract || base == e.op || base == "std.ops." + e.op
+                          : e.classId == id || e.classId.substr(0, e.classId.find('@')) == id || e.contract == id;
+      if (!hit) continue;
+      pick = true;
+      matched.insert(id);
+      if (e.isOp() && id.find('@') != std::string::npos) version = id;
+    }
+    if (!pick) continue;
+    CalibrationEntry picked = e;
+    if (e.isOp()) {
+      std::string newest = newestOf(e.op);
+      if (newest.empty()) {
+        std::string list;
+        for (const auto& id : opContracts) list += (list.empty() ? "" : ", ") + id.substr(7, id.find('@') - 7);
+        error = {m.path + ":" + std::to_string(e.line) + ": '" + e.op + "' is not a standard op; the standard ops are: " + list, true};
+        return false;
+      }
+      picked.contract = version.empty() ? newest : version;
+    }
+    chosen.push_back(std::move(picked));
+  }
+  for (const auto& id : ids)
+    if (!matched.count(id)) return fail(error, "'" + id + "' is neither a class, an op nor a contract of " + m.path);
+  return true;
+}
+
+// `allclose-dims` names dims of the contract's kernel, at sizes its scope admits.
+void checkAllcloseDims(const CalibrationEntry& e, const sema::ContractInfo& ct, const std::string& at,
+                       std::vector<std::string>& problems) {
+  for (const auto& [dim, size] : e.allcloseDims) {
+    const sema::DimInfo* info = ct.kernel->dim(dim);
+    if (!info)
+      problems.push_back(at + "'allclose-dims': kernel " + ct.kernel->name + " has no dim '" + dim + "'");
+    else if (!info->admits(size))
+      problems.push_back(at + "'allclose-dims': " + dim + " = " + std::to_string(size) + " is not a size " + ct.id + " admits");
+  }
+}
+
+// The friendly case at the baseline's own shape. Its memory and size estimates grow by the
+// factor the dims grow (an upper bound: no tensor grows more), so the usual limits still apply.
+void applyAllcloseDims(const CalibrationEntry& e, plan::Plan& p) {
+  for (auto& fc : p.cases) {
+    double grow = 1;
+    for (auto& [dim, size] : fc.dims)
+      for (const auto& [name, v] : e.allcloseDims)
+        if (name == dim) {
+          grow *= std::max(1.0, static_cast<double>(v) / static_cast<double>(size));
+          size = v;
+        }
+    auto scaled = [&](uint64_t n) {
+      double x = std::ceil(static_cast<double>(n) * grow);
+      return x >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(x);
+    };
+    fc.memoryBytes = scaled(fc.memoryBytes);
+    fc.maxElements = scaled(fc.maxElements);
+    fc.outputCells = scaled(fc.outputCells);
+  }
+}
+
 }  // namespace
 
 bool Calibration::prepare(Compilation& c, const CalibrateOptions& o, bool warningsAsErrors, CalibrationError& error) {
@@ -75,41 +151,7 @@ bool Calibration::prepare(Compilation& c, const CalibrateOptions& o, bool warnin
   std::vector<std::string> includeDirs = o.includeDirs;
   includeDirs.insert(includeDirs.end(), m.includeDirs.begin(), m.includeDirs.end());
   std::vector<std::string> opContracts = standardOpContracts(includeDirs);
-  auto newestOf = [&](const std::string& op) -> std::string {
-    for (const auto& id : opContracts)
-      if (id.substr(0, id.find('@')) == opContractId(op)) return id;
-    return "";
-  };
-  std::set<std::string> matched;
-  for (const auto& e : m.entries) {
-    if (!o.backend.empty() && e.backend != o.backend) continue;
-    bool pick = o.all || ids.empty();
-    std::string version;  // an op pair checked against the version named
-    for (const auto& id : ids) {
-      std::string base = id.substr(0, id.find('@'));
-      bool hit = e.isOp() ? base == e.contract || base == e.op || base == "std.ops." + e.op
-                          : e.classId == id || e.classId.substr(0, e.classId.find('@')) == id || e.contract == id;
-      if (!hit) continue;
-      pick = true;
-      matched.insert(id);
-      if (e.isOp() && id.find('@') != std::string::npos) version = id;
-    }
-    if (!pick) continue;
-    CalibrationEntry chosen = e;
-    if (e.isOp()) {
-      std::string newest = newestOf(e.op);
-      if (newest.empty()) {
-        std::string list;
-        for (const auto& id : opContracts) list += (list.empty() ? "" : ", ") + id.substr(7, id.find('@') - 7);
-        error = {m.path + ":" + std::to_string(e.line) + ": '" + e.op + "' is not a standard op; the standard ops are: " + list, true};
-        return false;
-      }
-      chosen.contract = version.empty() ? newest : version;
-    }
-    chosen_.push_back(std::move(chosen));
-  }
-  for (const auto& id : ids)
-    if (!matched.count(id)) return fail(error, "'" + id + "' is neither a class, an op nor a contract of " + manifest);
+  if (!pickEntries(m, o, ids, opContracts, chosen_, error)) return false;
 
   // Compile every contract the entries name, and (for --all) every shipped class.
   std::vector<std::string> targets;
@@ -140,21 +182,7 @@ bool Calibration::prepare(Compilation& c, const CalibrateOptions& o, bool warnin
     bool known = report::signature::isBuiltIn(e->signature);  // failures the checker names itself
     for (const auto& s : ct->signatures) known = known || s.name == e->signature;
     if (!known) problems.push_back(at + "contract " + ct->id + " has no signature '" + e->signature + "'");
-    if (!e->allcloseDims.empty()) {
-      plan::Plan friendly = plan::friendlyPlan(*ct, plan::Options{}, 1);
-      for (const auto& [dim, size] : e->allcloseDims) {
-        int64_t friendlySize = 0;
-        for (const auto& fc : friendly.cases)
-          for (const auto& [name, v] : fc.dims)
-            if (name == dim) friendlySize = v;
-        const sema::DimInfo* info = ct->kernel->dim(dim);
-        if (!friendlySize || !info)
-          problems.push_back(at + "'allclose-dims': kernel " + ct->kernel->name + " has no dim '" + dim + "'");
-        else if (!info->admits(size))
-          problems.push_back(at + "'allclose-dims': " + dim + " = " + std::to_string(size) + " is not a size " + ct->id +
-                             " admits");
-      }
-    }
+    checkAllcloseDims(*e, *ct, at, problems);
   }
   // --all: every shipped class has a calibration pair.
   if (o.all && shipped)
@@ -212,24 +240,7 @@ CalibrationSummary Calibration::run(CalibrationObserver& observer) {
       plan::Options po;
       po.seed = run_.seed;
       p = plan::friendlyPlan(*ct, po, 5);
-      // The baseline's own shape. The case's memory and size estimates grow by the factor the
-      // dims grow (an upper bound: no tensor grows more), so the usual limits still apply.
-      for (auto& fc : p.cases) {
-        double grow = 1;
-        for (auto& [dim, size] : fc.dims)
-          for (const auto& [name, v] : e->allcloseDims)
-            if (name == dim) {
-              grow *= std::max(1.0, static_cast<double>(v) / static_cast<double>(size));
-              size = v;
-            }
-        auto scaled = [&](uint64_t n) {
-          double x = std::ceil(static_cast<double>(n) * grow);
-          return x >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(x);
-        };
-        fc.memoryBytes = scaled(fc.memoryBytes);
-        fc.maxElements = scaled(fc.maxElements);
-        fc.outputCells = scaled(fc.outputCells);
-      }
+      applyAllcloseDims(*e, p);
     };
     StateResult allclose = allcloseState(runAll(job, plain));
     allclose.summary += allclose.outcome == StateOutcome::Shown ? ", 5 seeds, atol = rtol = 1e-2" : "";
