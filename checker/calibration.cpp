@@ -3,9 +3,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "checker/report/builtin_signatures.h"
 #include "checker/yaml_reader.h"
+#include "compiler/targets.h"
 
 namespace kc::check {
 
@@ -22,8 +24,8 @@ CalibrationManifest loadCalibration(const std::string& path) {
   } catch (const YAML::ParserException& e) {
     throw SuiteError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) + ": " + e.msg);
   }
-  if (!root.IsMap()) rd.fail(root, "a calibration manifest is a map with 'kcontract-calibration: 1' and 'classes'");
-  rd.onlyKeys(root, {"kcontract-calibration", "include", "classes"}, "the manifest");
+  if (!root.IsMap()) rd.fail(root, "a calibration manifest is a map with 'kcontract-calibration: 1', 'classes' and 'ops'");
+  rd.onlyKeys(root, {"kcontract-calibration", "include", "classes", "ops"}, "the manifest");
   if (!root["kcontract-calibration"] || rd.scalar(root["kcontract-calibration"], "'kcontract-calibration'") != "1")
     rd.fail(root, "a calibration manifest starts with 'kcontract-calibration: 1'");
   CalibrationManifest m;
@@ -31,17 +33,16 @@ CalibrationManifest loadCalibration(const std::string& path) {
   if (root["include"])
     for (const auto& d : rd.list(root["include"], "'include'")) m.includeDirs.push_back(rd.relative(d));
   const YAML::Node& cs = root["classes"];
-  if (!cs || !cs.IsSequence() || cs.size() == 0) rd.fail(cs ? cs : root, "'classes' must be a non-empty list");
-  for (const auto& c : cs) {
-    if (!c.IsMap()) rd.fail(c, "each entry is a map: class, contract, conforming, violating, signature");
-    rd.onlyKeys(c, {"class", "contract", "conforming", "violating", "signature", "backend", "rationale", "allclose-prefill"}, "an entry");
-    CalibrationEntry e;
+  const YAML::Node& os = root["ops"];
+  for (const auto& [list, name] : {std::pair{cs, "'classes'"}, std::pair{os, "'ops'"}})
+    if (list && !list.IsSequence()) rd.fail(list, std::string(name) + " must be a list");
+  if ((!cs || cs.size() == 0) && (!os || os.size() == 0))
+    rd.fail(cs ? cs : os ? os : root, "'classes' and 'ops' cannot both be empty: a manifest lists at least one pair");
+  // The keys of both kinds of entry, after the first that names what the pair calibrates.
+  auto readPair = [&](const YAML::Node& c, CalibrationEntry& e) {
     e.line = c.Mark().line + 1;
-    for (const char* key : {"class", "contract", "conforming", "violating", "signature"})
+    for (const char* key : {"conforming", "violating", "signature"})
       if (!c[key]) rd.fail(c, std::string("an entry needs '") + key + "'");
-    e.classId = rd.scalar(c["class"], "'class'");
-    std::string contract = rd.scalar(c["contract"], "'contract'");
-    e.contract = contract.ends_with(".kcontract") ? rd.relative(contract) : contract;
     e.conforming = rd.relative(rd.scalar(c["conforming"], "'conforming'"));
     e.violating = rd.relative(rd.scalar(c["violating"], "'violating'"));
     e.signature = rd.scalar(c["signature"], "'signature'");
@@ -52,8 +53,43 @@ CalibrationManifest loadCalibration(const std::string& path) {
       if (v != "reference" && v != "poison") rd.fail(c["allclose-prefill"], "'allclose-prefill' is reference or poison; got '" + v + "'");
       e.prefillReference = v == "reference";
     }
-    m.entries.push_back(std::move(e));
-  }
+    if (c["allclose-dims"]) {
+      const YAML::Node& d = c["allclose-dims"];
+      if (!d.IsMap() || d.size() == 0) rd.fail(d, "'allclose-dims' is a map of dims to sizes, as in {H: 32}");
+      for (const auto& kv : d) {
+        std::string dim = kv.first.as<std::string>(), v = rd.scalar(kv.second, "the size of " + dim);
+        char* end = nullptr;
+        long long n = std::strtoll(v.c_str(), &end, 10);
+        if (v.empty() || *end || n < 1) rd.fail(kv.second, "the size of " + dim + " in 'allclose-dims' is a positive integer; got '" + v + "'");
+        e.allcloseDims.emplace_back(dim, n);
+      }
+    }
+  };
+  if (cs)
+    for (const auto& c : cs) {
+      if (!c.IsMap()) rd.fail(c, "each entry is a map: class, contract, conforming, violating, signature");
+      rd.onlyKeys(c, {"class", "contract", "conforming", "violating", "signature", "backend", "rationale", "allclose-prefill", "allclose-dims"}, "an entry");
+      for (const char* key : {"class", "contract"})
+        if (!c[key]) rd.fail(c, std::string("an entry needs '") + key + "'");
+      CalibrationEntry e;
+      e.classId = rd.scalar(c["class"], "'class'");
+      std::string contract = rd.scalar(c["contract"], "'contract'");
+      e.contract = contract.ends_with(".kcontract") ? rd.relative(contract) : contract;
+      readPair(c, e);
+      m.entries.push_back(std::move(e));
+    }
+  if (os)
+    for (const auto& c : os) {
+      if (!c.IsMap()) rd.fail(c, "each op entry is a map: op, conforming, violating, signature");
+      rd.onlyKeys(c, {"op", "conforming", "violating", "signature", "backend", "rationale", "allclose-prefill", "allclose-dims"}, "an op entry");
+      if (!c["op"]) rd.fail(c, "an op entry needs 'op' (the standard op's name, as in 'op: relu')");
+      CalibrationEntry e;
+      e.op = rd.scalar(c["op"], "'op'");
+      if (e.op.starts_with("std.ops.")) e.op = e.op.substr(8);
+      e.contract = opContractId(e.op);
+      readPair(c, e);
+      m.entries.push_back(std::move(e));
+    }
   return m;
 }
 

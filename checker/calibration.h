@@ -1,13 +1,15 @@
 #pragma once
-// Three-state calibration (docs/design.md §2): every standard contract class ships a conforming
-// and a violating implementation, and proves
-//   1. conforming  the conforming kernel passes the contract that applies the class;
+// Three-state calibration (docs/design.md §2): every standard contract class and every standard
+// op ships a conforming and a violating implementation, and proves
+//   1. conforming  the conforming kernel passes the contract that applies the class (for an
+//                  op: the op's standard contract std.op.NAME, its newest version);
 //   2. allclose    the violating kernel passes a plain allclose (one friendly shape, 5 seeds,
 //                  atol = rtol = 1e-2) — the check it would otherwise be accepted by;
 //   3. caught      the contract catches the violating kernel, naming the expected signature.
-// A class that cannot show all three is not calibrated. The pairs are listed in a manifest
+// A class or op that cannot show all three is not calibrated. The pairs are listed in a manifest
 // (contracts/calibration.yaml, docs/calibration.md); loading it is here, running the jobs is
 // checker/calibration_flow.h.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,10 +19,13 @@
 
 namespace kc::check {
 
-// One calibration pair of a class.
+// One calibration pair: of a class (`classes:`) or of a standard op (`ops:`).
 struct CalibrationEntry {
-  std::string classId;     // std.exc.nan-propagation@1
-  std::string contract;    // the contract (ID or .kcontract path) that applies the class
+  std::string classId;     // std.exc.nan-propagation@1; empty for an op's pair
+  std::string op;          // relu (an op's pair); empty for a class's pair
+  // The contract (ID or .kcontract path) that applies the class; for an op's pair its
+  // standard contract, std.op.relu (the newest version) until the flow resolves the version.
+  std::string contract;
   std::string conforming;  // PATH[:ENTRY], relative to the manifest's folder
   std::string violating;   // PATH[:ENTRY]
   std::string signature;   // the signature the contract must name on the violating kernel
@@ -29,7 +34,11 @@ struct CalibrationEntry {
   // `allclose-prefill: reference`: the allclose harness's output buffers hold the reference's
   // answer before the launch (a caching allocator reusing the reference's memory).
   bool prefillReference = false;
+  // `allclose-dims: {H: 32}`: the allclose case at these sizes rather than the friendly ones,
+  // for a pair whose plain allclose baseline is a smaller shape (at most the friendly size).
+  std::vector<std::pair<std::string, int64_t>> allcloseDims;
   int line = 0;
+  bool isOp() const { return !op.empty(); }
 };
 
 struct CalibrationManifest {
@@ -38,7 +47,8 @@ struct CalibrationManifest {
   std::vector<CalibrationEntry> entries;
 };
 
-// Reads a `kcontract-calibration: 1` file; malformed ones throw SuiteError with FILE:LINE:COL.
+// Reads a `kcontract-calibration: 1` file (its `classes:` pairs, then its `ops:` pairs); malformed
+// ones throw SuiteError with FILE:LINE:COL.
 CalibrationManifest loadCalibration(const std::string& path);
 
 // The three states of one entry.

@@ -1,6 +1,8 @@
 #include "checker/calibration_flow.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -52,6 +54,82 @@ const sema::ContractInfo* findContract(const Compilation& c, const std::string& 
   return nullptr;
 }
 
+// The entries of `m` asked for: every one (for --all or no IDs) or those of the IDs named, of
+// the backend asked for; an op pair's contract resolved to the version named, else the newest.
+bool pickEntries(const CalibrationManifest& m, const CalibrateOptions& o, const std::vector<std::string>& ids,
+                 const std::vector<std::string>& opContracts, std::vector<CalibrationEntry>& chosen,
+                 CalibrationError& error) {
+  auto newestOf = [&](const std::string& op) -> std::string {
+    for (const auto& id : opContracts)
+      if (id.substr(0, id.find('@')) == opContractId(op)) return id;
+    return "";
+  };
+  std::set<std::string> matched;
+  for (const auto& e : m.entries) {
+    if (!o.backend.empty() && e.backend != o.backend) continue;
+    bool pick = o.all || ids.empty();
+    std::string version;  // an op pair checked against the version named
+    for (const auto& id : ids) {
+      std::string base = id.substr(0, id.find('@'));
+      bool hit = e.isOp() ? base == e.contract || base == e.op || base == "std.ops." + e.op
+                          : e.classId == id || e.classId.substr(0, e.classId.find('@')) == id || e.contract == id;
+      if (!hit) continue;
+      pick = true;
+      matched.insert(id);
+      if (e.isOp() && id.find('@') != std::string::npos) version = id;
+    }
+    if (!pick) continue;
+    CalibrationEntry picked = e;
+    if (e.isOp()) {
+      std::string newest = newestOf(e.op);
+      if (newest.empty()) {
+        std::string list;
+        for (const auto& id : opContracts) list += (list.empty() ? "" : ", ") + id.substr(7, id.find('@') - 7);
+        error = {m.path + ":" + std::to_string(e.line) + ": '" + e.op + "' is not a standard op; the standard ops are: " + list, true};
+        return false;
+      }
+      picked.contract = version.empty() ? newest : version;
+    }
+    chosen.push_back(std::move(picked));
+  }
+  for (const auto& id : ids)
+    if (!matched.count(id)) return fail(error, "'" + id + "' is neither a class, an op nor a contract of " + m.path);
+  return true;
+}
+
+// `allclose-dims` names dims of the contract's kernel, at sizes its scope admits.
+void checkAllcloseDims(const CalibrationEntry& e, const sema::ContractInfo& ct, const std::string& at,
+                       std::vector<std::string>& problems) {
+  for (const auto& [dim, size] : e.allcloseDims) {
+    const sema::DimInfo* info = ct.kernel->dim(dim);
+    if (!info)
+      problems.push_back(at + "'allclose-dims': kernel " + ct.kernel->name + " has no dim '" + dim + "'");
+    else if (!info->admits(size))
+      problems.push_back(at + "'allclose-dims': " + dim + " = " + std::to_string(size) + " is not a size " + ct.id + " admits");
+  }
+}
+
+// The friendly case at the baseline's own shape. Its memory and size estimates grow by the
+// factor the dims grow (an upper bound: no tensor grows more), so the usual limits still apply.
+void applyAllcloseDims(const CalibrationEntry& e, plan::Plan& p) {
+  for (auto& fc : p.cases) {
+    double grow = 1;
+    for (auto& [dim, size] : fc.dims)
+      for (const auto& [name, v] : e.allcloseDims)
+        if (name == dim) {
+          grow *= std::max(1.0, static_cast<double>(v) / static_cast<double>(size));
+          size = v;
+        }
+    auto scaled = [&](uint64_t n) {
+      double x = std::ceil(static_cast<double>(n) * grow);
+      return x >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(x);
+    };
+    fc.memoryBytes = scaled(fc.memoryBytes);
+    fc.maxElements = scaled(fc.maxElements);
+    fc.outputCells = scaled(fc.outputCells);
+  }
+}
+
 }  // namespace
 
 bool Calibration::prepare(Compilation& c, const CalibrateOptions& o, bool warningsAsErrors, CalibrationError& error) {
@@ -79,27 +157,18 @@ bool Calibration::prepare(Compilation& c, const CalibrateOptions& o, bool warnin
     return false;
   }
 
-  // The entries asked for.
-  std::set<std::string> matched;
-  for (const auto& e : m.entries) {
-    if (!o.backend.empty() && e.backend != o.backend) continue;
-    bool pick = o.all || ids.empty();
-    for (const auto& id : ids)
-      if (e.classId == id || e.classId.substr(0, e.classId.find('@')) == id || e.contract == id) {
-        pick = true;
-        matched.insert(id);
-      }
-    if (pick) chosen_.push_back(&e);
-  }
-  for (const auto& id : ids)
-    if (!matched.count(id)) return fail(error, "'" + id + "' is neither a class nor a contract of " + manifest);
+  // The entries asked for. A class pair is named by its class or its contract; an op pair by
+  // its op (relu, std.ops.relu) or the op's contract (std.op.relu, or std.op.relu@1 to check
+  // that version rather than the newest).
+  std::vector<std::string> includeDirs = o.includeDirs;
+  includeDirs.insert(includeDirs.end(), m.includeDirs.begin(), m.includeDirs.end());
+  std::vector<std::string> opContracts = standardOpContracts(includeDirs);
+  if (!pickEntries(m, o, ids, opContracts, chosen_, error)) return false;
 
   // Compile every contract the entries name, and (for --all) every shipped class.
   std::vector<std::string> targets;
-  std::vector<std::string> includeDirs = o.includeDirs;
-  includeDirs.insert(includeDirs.end(), m.includeDirs.begin(), m.includeDirs.end());
-  for (const auto* e : chosen_)
-    if (std::find(targets.begin(), targets.end(), e->contract) == targets.end()) targets.push_back(e->contract);
+  for (const auto& e : chosen_)
+    if (std::find(targets.begin(), targets.end(), e.contract) == targets.end()) targets.push_back(e.contract);
   if (o.all && shipped)
     for (const auto& f : filesUnder((fs::path(stdlib::sourceRoot()) / "contracts").string(), ".kcontract")) targets.push_back(f);
   Targets resolved;
@@ -108,26 +177,37 @@ bool Calibration::prepare(Compilation& c, const CalibrateOptions& o, bool warnin
 
   // Every entry must name a class its contract applies and a signature the contract has.
   std::vector<std::string> problems;
-  for (const auto* e : chosen_) {
+  for (const auto& entry : chosen_) {
+    const CalibrationEntry* e = &entry;
     std::string at = m.path + ":" + std::to_string(e->line) + ": ";
-    const sema::ContractInfo* cls = c.program->contract(e->classId);
     const sema::ContractInfo* ct = findContract(c, e->contract);
-    if (!cls || !cls->isClass) problems.push_back(at + "'" + e->classId + "' is not a known class");
+    if (!e->isOp()) {
+      const sema::ContractInfo* cls = c.program->contract(e->classId);
+      if (!cls || !cls->isClass) problems.push_back(at + "'" + e->classId + "' is not a known class");
+    }
     if (!ct) {
       problems.push_back(at + "'" + e->contract + "' declares no contract with a kernel");
       continue;
     }
-    if (std::find(ct->applies.begin(), ct->applies.end(), e->classId) == ct->applies.end())
+    if (!e->isOp() && std::find(ct->applies.begin(), ct->applies.end(), e->classId) == ct->applies.end())
       problems.push_back(at + "contract " + ct->id + " does not apply " + e->classId);
     bool known = report::signature::isBuiltIn(e->signature);  // failures the checker names itself
     for (const auto& s : ct->signatures) known = known || s.name == e->signature;
     if (!known) problems.push_back(at + "contract " + ct->id + " has no signature '" + e->signature + "'");
+    checkAllcloseDims(*e, *ct, at, problems);
   }
   // --all: every shipped class has a calibration pair.
   if (o.all && shipped)
     for (const auto& ct : c.program->contracts)
       if (ct->isClass && std::none_of(m.entries.begin(), m.entries.end(), [&](const auto& e) { return e.classId == ct->id; }))
         uncalibrated_.push_back(ct->id);
+  // --all: every standard op has one too.
+  if (o.all && shipped)
+    for (const auto& id : opContracts) {
+      std::string op = id.substr(7, id.find('@') - 7);
+      if (std::none_of(m.entries.begin(), m.entries.end(), [&](const auto& e) { return e.op == op; }))
+        uncalibratedOps_.push_back(id);
+    }
   if (!problems.empty()) {
     for (const auto& p : problems) error.message += (error.message.empty() ? "" : "\n") + p;
     error.located = true;
@@ -141,9 +221,11 @@ CalibrationSummary Calibration::run(CalibrationObserver& observer) {
   CalibrationSummary sum;
   sum.pairs = chosen_.size();
   sum.uncalibrated = uncalibrated_;
+  sum.uncalibratedOps = uncalibratedOps_;
   // A conforming kernel shared by several pairs of one contract runs once.
   std::map<std::tuple<std::string, std::string, std::string>, StateResult> conformingRuns;
-  for (const auto* e : chosen_) {
+  for (const auto& entry : chosen_) {
+    const CalibrationEntry* e = &entry;
     const sema::ContractInfo* ct = findContract(c, e->contract);
     Job job;
     job.contract = ct;
@@ -170,6 +252,7 @@ CalibrationSummary Calibration::run(CalibrationObserver& observer) {
       plan::Options po;
       po.seed = run_.seed;
       p = plan::friendlyPlan(*ct, po, 5);
+      applyAllcloseDims(*e, p);
     };
     StateResult allclose = allcloseState(runAll(job, plain));
     allclose.summary += allclose.outcome == StateOutcome::Shown ? ", 5 seeds, atol = rtol = 1e-2" : "";

@@ -1,8 +1,9 @@
 #pragma once
 // The calibration flow of `kcontract calibrate` (docs/calibration.md): pick the pairs of a
-// manifest (checker/calibration.h), compile the contracts they name, check that every pair
-// names a class its contract applies and a signature the contract has, then run the three
-// states of each pair. The command line parses the flags and prints what this reports.
+// manifest (checker/calibration.h), compile the contracts they name (an op's pair: the newest
+// version of its standard contract), check that every class pair names a class its contract
+// applies and every pair a signature the contract has, then run the three states of each
+// pair, class pairs and op pairs alike. The command line parses the flags and prints what this reports.
 #include <string>
 #include <vector>
 
@@ -13,10 +14,10 @@
 namespace kc::check {
 
 struct CalibrateOptions {
-  std::vector<std::string> targets;  // class or contract IDs, or one manifest .yaml
+  std::vector<std::string> targets;  // class, op or contract IDs, or one manifest .yaml
   std::vector<std::string> includeDirs;
   std::string backend;  // only the pairs of this backend
-  bool all = false;     // every pair; with the shipped manifest, a pair for every class
+  bool all = false;     // every pair; with the shipped manifest, a pair for every class and op
   RunOptions run;       // seed and time limit of every run
 };
 
@@ -40,9 +41,10 @@ struct CalibrationSummary {
   size_t pairs = 0;       // pairs run
   size_t calibrated = 0;  // pairs that showed all three states
   size_t skipped = 0;     // pairs not shown because a backend is not available here
-  std::vector<std::string> uncalibrated;  // --all with the shipped manifest: classes without a pair
+  std::vector<std::string> uncalibrated;     // --all with the shipped manifest: classes without a pair
+  std::vector<std::string> uncalibratedOps;  // and the ops' contracts (std.op.NAME@V) without one
   size_t notShown() const { return pairs - calibrated - skipped; }
-  bool ok() const { return notShown() == 0 && uncalibrated.empty(); }
+  bool ok() const { return notShown() == 0 && uncalibrated.empty() && uncalibratedOps.empty(); }
 };
 
 class Calibration {
@@ -58,8 +60,8 @@ class Calibration {
  private:
   const Compilation* c_ = nullptr;
   CalibrationManifest manifest_;
-  std::vector<const CalibrationEntry*> chosen_;
-  std::vector<std::string> uncalibrated_;
+  std::vector<CalibrationEntry> chosen_;  // an op pair's contract resolved to its version
+  std::vector<std::string> uncalibrated_, uncalibratedOps_;
   RunOptions run_;
 };
 

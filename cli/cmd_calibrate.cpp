@@ -1,5 +1,5 @@
-// kcontract calibrate [CLASS-ID|CONTRACT-ID|MANIFEST.yaml ...] [--all] [--backend B]
-// Three-state calibration of the standard contract classes (checker/calibration_flow.h): for each
+// kcontract calibrate [CLASS-ID|OP|CONTRACT-ID|MANIFEST.yaml ...] [--all] [--backend B]
+// Three-state calibration of the standard contract classes and ops (checker/calibration_flow.h): for each
 // pair in the manifest, the conforming kernel passes the contract, the violating kernel passes
 // a plain allclose, and the contract catches the violating kernel with the expected signature.
 #include <CLI/CLI.hpp>
@@ -26,7 +26,7 @@ int fail(const std::string& message) {
 
 struct Printer : check::CalibrationObserver {
   void pair(const check::CalibrationEntry& e, const sema::ContractInfo& ct) override {
-    std::cout << e.classId << "  (" << ct.id << ", " << e.backend << ")\n";
+    std::cout << (e.isOp() ? "op " + e.op : e.classId) << "  (" << ct.id << ", " << e.backend << ")\n";
     if (!e.rationale.empty()) std::cout << "  violating kernel: " << e.rationale << "\n";
   }
   void state(const char* what, const check::StateResult& s) override {
@@ -53,6 +53,8 @@ int runCalibrate(CalibrateCliOptions o, const GlobalOptions& opts) {
   if (sum.notShown()) std::cout << ", " << sum.notShown() << " do NOT";
   std::cout << "\n";
   for (const auto& id : sum.uncalibrated) std::cout << "calibrate: class " << id << " has no calibration pair\n";
+  for (const auto& id : sum.uncalibratedOps)
+    std::cout << "calibrate: op " << id.substr(7, id.find('@') - 7) << " (" << id << ") has no calibration pair\n";
   return sum.ok() ? kExitOk : kExitFailed;
 }
 
@@ -60,9 +62,9 @@ int runCalibrate(CalibrateCliOptions o, const GlobalOptions& opts) {
 
 void addCalibrateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands) {
   auto o = std::make_shared<CalibrateCliOptions>();
-  CLI::App* sub = app.add_subcommand("calibrate", "Three-state calibration of the standard contract classes");
-  sub->add_option("targets", o->cal.targets, "Class or contract IDs to calibrate, or a calibration manifest .yaml");
-  sub->add_flag("--all", o->cal.all, "Every pair of the manifest; with the shipped one, also require a pair for every class");
+  CLI::App* sub = app.add_subcommand("calibrate", "Three-state calibration of the standard contract classes and ops");
+  sub->add_option("targets", o->cal.targets, "Class IDs, ops (relu, std.op.relu@1) or contract IDs to calibrate, or a calibration manifest .yaml");
+  sub->add_flag("--all", o->cal.all, "Every pair of the manifest; with the shipped one, also require a pair for every class and every op");
   sub->add_option("--backend", o->cal.backend, "Only the pairs of this backend (host, cuda, ...)");
   sub->add_option("-I,--include", o->cal.includeDirs, "Another folder to search for imports and contract IDs");
   sub->add_option("--timeout", o->timeout, "Seconds one run of a case may take before it is killed (default 10)");

@@ -1,6 +1,7 @@
 #include "compiler/targets.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -99,6 +100,24 @@ std::vector<std::string> standardOps(const std::vector<std::string>& includeDirs
   for (const Declared& d : declared)
     if (!d.isClass && d.id.starts_with(prefix)) names.insert(d.id.substr(prefix.size(), d.id.find('@') - prefix.size()));
   return {names.begin(), names.end()};
+}
+
+std::vector<std::string> standardOpContracts(const std::vector<std::string>& includeDirs) {
+  std::vector<Declared> declared;
+  size_t unparsable = 0;
+  for (const fs::path& root : searchRoots(includeDirs)) scanRoot(root, declared, unparsable);
+  std::map<std::string, std::pair<long, std::string>> newest;  // NAME -> (version, ID)
+  const std::string prefix = "std.op.";
+  for (const Declared& d : declared) {
+    size_t at = d.id.find('@');
+    if (d.isClass || !d.id.starts_with(prefix) || at == std::string::npos) continue;
+    long version = std::strtol(d.id.c_str() + at + 1, nullptr, 10);
+    auto [it, fresh] = newest.try_emplace(d.id.substr(prefix.size(), at - prefix.size()), version, d.id);
+    if (!fresh && version > it->second.first) it->second = {version, d.id};
+  }
+  std::vector<std::string> out;
+  for (const auto& [name, v] : newest) out.push_back(v.second);
+  return out;
 }
 
 Targets resolveTargets(const std::vector<std::string>& args, const std::vector<std::string>& includeDirs,

@@ -29,6 +29,9 @@ Targets resolveTargets(const std::vector<std::string>& args, const std::vector<s
 // The standard ops (stdlib/ops/NAME.kcontract): each op's standard contract is `std.op.NAME@V`.
 // standardOps lists the NAMEs of every such contract under the search roots, sorted, once each.
 std::vector<std::string> standardOps(const std::vector<std::string>& includeDirs);
+// The newest version of each op's standard contract: std.op.NAME@V with the highest V, once per
+// NAME, sorted by NAME (what an op's calibration pair is checked against).
+std::vector<std::string> standardOpContracts(const std::vector<std::string>& includeDirs);
 // The contract ID of an op given as `softmax` or `std.ops.softmax`: std.op.softmax (no version).
 std::string opContractId(const std::string& op);
 

@@ -2,7 +2,7 @@
  * in f32. Fine on randn (mean 0); when the mean is large against the spread, the two terms
  * cancel and the variance is noise, or negative (NaN after the square root): signature
  * one-pass-variance. */
-#include "../kc_host.h"
+#include "../../../stdlib/ops/kernels/kc_host.h"
 
 int kc_layernorm(kc_tensor* args, int32_t nargs, void* stream) {
   (void)stream;

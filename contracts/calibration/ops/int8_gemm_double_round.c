@@ -3,7 +3,7 @@
  * tile in bf16 before a second pass would). Each output is off by at most about one bf16
  * spacing, a relative 0.4%, inside allclose's rtol; std.op.int8_gemm@1 allows half a
  * spacing plus f32 roundings: signature epilogue-rounding. */
-#include "../kc_host.h"
+#include "../../../stdlib/ops/kernels/kc_host.h"
 
 int kc_int8_gemm(kc_tensor* args, int32_t nargs, void* stream) {
   (void)stream;

@@ -1,7 +1,7 @@
 /* Violating kc_relu (std.op.relu@1): `x > 0 ? x : 0`, the usual hand-written ReLU. Every
  * finite input gets the right answer, so randn and allclose are satisfied; a NaN input
  * comes out as 0 (NaN > 0 is false): std.exc.nan-propagation@1, signature nan-swallowed. */
-#include "../kc_host.h"
+#include "../../../stdlib/ops/kernels/kc_host.h"
 
 int kc_relu(kc_tensor* args, int32_t nargs, void* stream) {
   (void)stream;

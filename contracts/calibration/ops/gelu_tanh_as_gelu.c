@@ -2,7 +2,7 @@
  * GELU. The two differ by at most about 5e-4 (near |x| = 2), far inside allclose's 1e-2,
  * and hundreds of f32 roundings outside std.op.gelu@1's bound: signature
  * tanh-approximation. */
-#include "../kc_host.h"
+#include "../../../stdlib/ops/kernels/kc_host.h"
 
 int kc_gelu(kc_tensor* args, int32_t nargs, void* stream) {
   (void)stream;

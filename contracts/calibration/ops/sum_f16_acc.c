@@ -4,7 +4,7 @@
  * terms and the error is a few 1e-3, inside allclose; on long rows, or rows with a large
  * mean, it grows far past the f32 bound (and past 65504 a lane overflows):
  * std.prec.accumulator@1, signature low-precision-accumulator. */
-#include "../kc_host.h"
+#include "../../../stdlib/ops/kernels/kc_host.h"
 
 int kc_sum(kc_tensor* args, int32_t nargs, void* stream) {
   (void)stream;

@@ -2,7 +2,7 @@
  * fraction bits) before multiplying, as tensor cores do when TF32 is allowed. The relative
  * error is about 1e-3, inside allclose's rtol; std.op.matmul@1's bound for short dot
  * products is gamma(K, f32), a few 1e-6 at K = 64: FAIL. */
-#include "../kc_host.h"
+#include "../../../stdlib/ops/kernels/kc_host.h"
 
 /* Round an f32 to TF32: keep 10 fraction bits, ties away from zero (PTX cvt.rna.tf32.f32). */
 static float tf32(float v) {

@@ -3,7 +3,7 @@
  * on contiguous inputs (allclose passes); on a transposed, padded or offset view it reads
  * and writes the wrong elements: std.mem.strides@1, signatures wrong-element and
  * ignores-strides. */
-#include "../kc_host.h"
+#include "../../../stdlib/ops/kernels/kc_host.h"
 
 int kc_transpose(kc_tensor* args, int32_t nargs, void* stream) {
   (void)stream;

@@ -1,7 +1,7 @@
 /* Violating kc_amax (std.op.amax@1): the row maximum with fmaxf, which returns the other
  * operand when one is NaN, so a NaN in the row is dropped: std.exc.nan-propagation@1,
  * signature nan-swallowed. (torch.amax propagates NaN.) */
-#include "../kc_host.h"
+#include "../../../stdlib/ops/kernels/kc_host.h"
 
 int kc_amax(kc_tensor* args, int32_t nargs, void* stream) {
   (void)stream;

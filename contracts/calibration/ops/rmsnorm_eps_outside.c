@@ -2,7 +2,7 @@
  * square root. On randn the mean square is about 1 and eps = 1e-5 moves y by 1e-5; when
  * the mean square is near eps the results differ by a large factor: signature
  * eps-outside-sqrt. */
-#include "../kc_host.h"
+#include "../../../stdlib/ops/kernels/kc_host.h"
 
 int kc_rmsnorm(kc_tensor* args, int32_t nargs, void* stream) {
   (void)stream;

@@ -3,7 +3,7 @@
  * the in-block sums stay small and the error inside allclose's; with a large mean, or
  * large values, the f16 sums lose most of their bits (spacing 0.5 at 1000) and overflow
  * past 65504: std.prec.accumulator@1, signature low-precision-accumulator. */
-#include "../kc_host.h"
+#include "../../../stdlib/ops/kernels/kc_host.h"
 
 int kc_cumsum(kc_tensor* args, int32_t nargs, void* stream) {
   (void)stream;
