@@ -7,10 +7,10 @@ correct implementation passes (its blind-band-correct obligation: ok) exactly wh
 The pairs come from the manifests, not from a list here:
   - every op of stdlib/ops/*.kcontract, checked with `--op NAME` against the kernel of
     stdlib/ops/kernels/*.c that defines kc_NAME (every contract of the op: @1, @2, ...);
-  - every host calibration pair ("classes") of contracts/calibration.yaml and
-    stdlib/ops/kernels/calibration.yaml: its conforming kernel against its contract;
-  - every `expect: pass` suite entry ("kernels") of the two (kernels a plain allclose
-    passes) against its contract.
+  - every host calibration pair ("classes") of contracts/calibration.yaml: its conforming
+    kernel against its contract (the "ops" pairs' conforming kernels are the reference
+    kernels above);
+  - every `expect: pass` entry of a suite manifest, if one is given, against its contract.
 CUDA pairs are listed, not run (scripts/gpu_check.sh runs them on a GPU).
 
 One line per (kernel, contract): prove's verdict, check's, and `agree`, `DISAGREE` or
