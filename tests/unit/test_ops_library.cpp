@@ -41,7 +41,7 @@ TEST_CASE("every stdlib op has its contract, a conforming kernel and docs", "[op
 
 #include "compiler/targets.h"
 
-TEST_CASE("--op takes an op's newest contract version, whatever the files' order", "[ops]") {
+TEST_CASE("ops: the op option takes the newest contract version whatever the order of files", "[ops]") {
   namespace fs = std::filesystem;
   const std::string stdlib = std::string(KC_SOURCE_DIR) + "/stdlib";
   // std.op.matmul@1 is kept beside @2 (batch invariance became an opt-in).
