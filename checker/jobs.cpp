@@ -34,14 +34,22 @@ std::string fileOf(const Compilation& c, const sema::ContractInfo& ct) {
   return c.sources.has(ct.range.file) ? c.sources.file(ct.range.file).path() : "";
 }
 
-// `--op NAME` or a suite's `op: NAME`: the op's standard contract ID, or "" with `error`
-// naming the known ops.
+// `--op NAME` or a suite's `op: NAME`: the op's standard contract ID at its newest version
+// (std.op.matmul@2 where @1 is kept beside it), or "" with `error` naming the known ops.
 std::string opContract(const std::string& op, const std::vector<std::string>& includeDirs, const std::string& where,
                        JobError& error) {
   std::vector<std::string> known = standardOps(includeDirs);
-  std::string id = opContractId(op);
+  // A version pins it: `--op matmul@1` or `--op std.op.matmul@1`.
+  size_t at = op.find('@');
+  std::string bare = op.substr(0, at), version = at == std::string::npos ? "" : op.substr(at);
+  if (bare.starts_with("std.op.")) bare = bare.substr(7);
+  std::string id = opContractId(bare);
   std::string name = id.substr(std::string("std.op.").size());
-  if (std::find(known.begin(), known.end(), name) != known.end()) return id;
+  if (std::find(known.begin(), known.end(), name) != known.end()) {
+    if (!version.empty()) return id + version;  // an unknown version: resolving the ID says so
+    std::string newest = newestContractId(id, includeDirs);
+    return newest.empty() ? id : newest;
+  }
   std::string list;
   for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
   error.message = where + "unknown op '" + op + "'; the standard ops are: " + (list.empty() ? "(none found)" : list);
@@ -90,14 +98,21 @@ bool buildJobs(Compilation& c, JobOptions& o, bool warningsAsErrors, std::vector
         if (k.contract.empty()) return false;
       }
       if (std::find(in.targets.begin(), in.targets.end(), k.contract) == in.targets.end()) in.targets.push_back(k.contract);
+      if (!k.classes.empty()) c.extraClasses.push_back({k.contract, k.classes});
     }
     Targets chosen;
     if (!compileTargets(c, in.targets, in.includeDirs, warningsAsErrors, Stage::Sema, chosen)) return false;
     for (const auto& k : suite.kernels) {
       std::vector<const sema::ContractInfo*> cts;
       if (looksLikeContractId(k.contract)) {
-        for (const auto& ct : c.program->contracts)
-          if (!ct->isClass && (ct->id == k.contract || ct->id.substr(0, ct->id.find('@')) == k.contract)) cts.push_back(ct.get());
+        // With `classes:`, the contract sema checked with them too (its ID ends "+CLASS...").
+        const std::string suffix = sema::withClassesId("", k.classes);
+        for (const auto& ct : c.program->contracts) {
+          if (ct->isClass || !ct->id.ends_with(suffix)) continue;
+          std::string base = ct->id.substr(0, ct->id.size() - suffix.size());
+          if (base.find('+') != std::string::npos) continue;
+          if (base == k.contract || base.substr(0, base.find('@')) == k.contract) cts.push_back(ct.get());
+        }
       } else {
         for (size_t i = 0; i < chosen.files.size(); ++i)
           if (chosen.files[i] == k.contract && c.fileIds[i]) cts = contractsOf(c, c.fileIds[i], Targets{});

@@ -91,7 +91,7 @@ Suite loadSuite(const std::string& path) {
   if (!ks || !ks.IsSequence() || ks.size() == 0) rd.fail(ks ? ks : root, "'kernels' must be a non-empty list");
   for (const auto& k : ks) {
     if (!k.IsMap()) rd.fail(k, "each kernel is a map with at least 'impl' and 'contract'");
-    rd.onlyKeys(k, {"name", "impl", "entry", "contract", "op", "backend", "expect", "supports"}, "a kernel");
+    rd.onlyKeys(k, {"name", "impl", "entry", "contract", "op", "backend", "expect", "supports", "classes"}, "a kernel");
     SuiteKernel sk;
     sk.line = k.Mark().line + 1;
     if (!k["impl"]) rd.fail(k, "a kernel needs 'impl' (the source or .so to check)");
@@ -110,6 +110,11 @@ Suite loadSuite(const std::string& path) {
     sk.backend = k["backend"] ? rd.scalar(k["backend"], "'backend'") : s.backend;
     if (k["expect"]) sk.expect = readExpect(rd, k["expect"]);
     if (k["supports"]) sk.supports = readSupports(rd, k["supports"]);
+    if (k["classes"]) {
+      sk.classes = rd.list(k["classes"], "'classes'");
+      if (!sk.contract.empty() && sk.contract.ends_with(".kcontract"))
+        rd.fail(k["classes"], "'classes' adds classes to a contract named by its ID or by 'op'; a file may declare several contracts");
+    }
     if (sk.name.empty()) sk.name = sk.impl;
     s.kernels.push_back(std::move(sk));
   }

@@ -30,6 +30,10 @@ struct SuiteKernel {
   std::string backend;   // empty: the suite's backend, else host
   std::optional<report::ExpectedOutcome> expect;  // what --expect holds the kernel to
   Supports supports;
+  // `classes: [ID, ...]`: classes the kernel is also checked against, added to its
+  // contract's own (an opt-in such as std.ord.batch-invariance@1). Needs `op` or a
+  // contract ID, not a file.
+  std::vector<std::string> classes;
   int line = 0;
 };
 

@@ -24,6 +24,10 @@ struct Compilation {
   std::vector<std::string> includeDirs;  // -I: extra roots for imports
   std::vector<std::unique_ptr<ast::File>> modules;  // files loaded by imports
   std::unique_ptr<sema::Program> program;            // after Stage::Sema
+  // Contracts to check with more classes than they apply (a suite entry's `classes:`): sema
+  // adds, beside each named contract (an ID, with or without its version), one more
+  // contract whose ID is the contract's followed by "+CLASS" per extra class.
+  std::vector<sema::ExtraClasses> extraClasses;
 };
 
 }  // namespace kc

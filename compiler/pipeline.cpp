@@ -19,7 +19,7 @@ void runSema(Compilation& c) {
   c.program->rootFiles = c.fileIds;
   sema::bindKernels(symbols, *c.program, c.diags);                  // 4. signatures, dims, dtypes
   if (c.diags.hasErrors()) return;
-  sema::checkContracts(symbols, *c.program, c.diags);               // 5. contracts, classes, IR
+  sema::checkContracts(symbols, *c.program, c.diags, c.extraClasses);  // 5. contracts, classes, IR
 }
 
 bool runStages(Compilation& c, Stage last) {

@@ -120,6 +120,21 @@ std::vector<std::string> standardOpContracts(const std::vector<std::string>& inc
   return out;
 }
 
+std::string newestContractId(const std::string& unversioned, const std::vector<std::string>& includeDirs) {
+  std::vector<Declared> declared;
+  size_t unparsable = 0;
+  for (const fs::path& root : searchRoots(includeDirs)) scanRoot(root, declared, unparsable);
+  std::string best;
+  long long bestVersion = -1;
+  for (const Declared& d : declared) {
+    size_t at = d.id.find('@');
+    if (d.isClass || at == std::string::npos || d.id.substr(0, at) != unversioned) continue;
+    long long v = std::stoll(d.id.substr(at + 1));
+    if (v > bestVersion) bestVersion = v, best = d.id;
+  }
+  return best;
+}
+
 Targets resolveTargets(const std::vector<std::string>& args, const std::vector<std::string>& includeDirs,
                        DiagnosticEngine& diags) {
   Targets t;

@@ -34,6 +34,10 @@ std::vector<std::string> standardOps(const std::vector<std::string>& includeDirs
 std::vector<std::string> standardOpContracts(const std::vector<std::string>& includeDirs);
 // The contract ID of an op given as `softmax` or `std.ops.softmax`: std.op.softmax (no version).
 std::string opContractId(const std::string& op);
+// The newest version of the contract `unversioned` (std.op.matmul) declared under the search
+// roots, as an ID with its version (std.op.matmul@2): the highest version, whatever the
+// files' order; "" when none is declared. Classes do not count.
+std::string newestContractId(const std::string& unversioned, const std::vector<std::string>& includeDirs);
 
 // Every regular file under `dir` (recursively) whose name ends in `ext` (".kcontract"), sorted.
 std::vector<std::string> filesUnder(const std::string& dir, const std::string& ext);

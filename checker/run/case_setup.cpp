@@ -55,6 +55,13 @@ values::FillSpec fillSpec(const sema::ProtocolValue& v, const ArgSpec& a, const 
     int64_t m = numerics::isFloat(a.dtype) || numerics::isInteger(a.dtype)
                     ? values::exactIntMagnitude(longestDim(s), a.dtype, acc)
                     : 1;
+    // The exact result is stored in each float output's dtype: it must stay finite there
+    // (an f16 c of a K-term dot product: K m^2 <= 65504).
+    for (const ArgSpec& o : s.args)
+      if (o.output && numerics::isFloat(o.dtype) && numerics::maxFinite(o.dtype) < 0x1p62) {
+        auto cap = static_cast<int64_t>(std::sqrt(numerics::maxFinite(o.dtype) / static_cast<double>(longestDim(s))));
+        m = std::min(m, cap);
+      }
     return {values::ExactInt{std::max<int64_t>(1, m), 0.25}, 0.0};
   }
   if (n == "const_rows") return {values::ConstantRows{cols, 0.0, 1.0}, 0.0};
@@ -257,6 +264,15 @@ std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, con
   // Every cell is a pure function of its index: the bytes do not depend on the thread count.
   const unsigned threads = threadsAsked ? threadsAsked : std::max(1u, std::thread::hardware_concurrency());
   values::fill(spec, a.dtype, seed, index, cells, threads);
+  // A finite distribution draws finite values: one beyond T's range (uniform(-1e30, 1e30)
+  // or rows of mean 1e6 in f16) saturates to T's largest finite value of its sign instead
+  // of rounding to Inf, which the protocol did not ask for and a precondition may exclude.
+  // Inf is asked for with special(inf: ...).
+  if (numerics::isFloat(a.dtype)) {
+    const double top = numerics::maxFinite(a.dtype);
+    for (double& v : cells)
+      if (std::isinf(v)) v = std::copysign(top, v);  // fill rounds to T: an overflowed draw
+  }
   if (dist->special) {
     // Which cells turn special: a uniform draw per cell from the tensor's own stream
     // (tensor id offset by 2^32, so it is unrelated to the values).

@@ -105,7 +105,13 @@ TensorPlan AlternativesPlanner::planTensor(const sema::TensorInfo& t) {
         l.kind = v.name;
         if (v.kind == VK::Call && !v.args.empty() && !v.args[0].second.empty() && v.args[0].second[0].kind == VK::Int)
           l.n = v.args[0].second[0].i;
-        if (l.kind == "transposed" && t.rank() < 2) continue;  // nothing to transpose
+        if (l.kind == "transposed" && t.rank() == 0) continue;  // nothing to transpose
+        if (l.kind == "transposed" && t.rank() == 1) {
+          // A vector has nothing to transpose, and padding after its one row leaves its
+          // stride 1: its non-unit stride is step(2), every other element. (No reversed
+          // view: strides are positive in the ABI, as in PyTorch.)
+          l.text = "step(2)", l.kind = "step", l.n = 2;
+        }
         l.origins = {b.origin.id};
         auto same = std::find_if(tp.layouts.begin(), tp.layouts.end(), [&](const Layout& x) { return x.text == l.text; });
         if (same == tp.layouts.end()) tp.layouts.push_back(std::move(l));

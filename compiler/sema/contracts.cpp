@@ -62,7 +62,8 @@ class ContractChecker {
   ContractChecker(const SymbolTable& symbols, Program& program, DiagnosticEngine& diags)
       : symbols_(symbols), program_(program), diags_(diags) {}
 
-  std::unique_ptr<ContractInfo> check(const ast::ContractDecl& decl) {
+  // `extra`: classes to apply after the contract's own (a suite entry's `classes:`).
+  std::unique_ptr<ContractInfo> check(const ast::ContractDecl& decl, const std::vector<std::string>& extra = {}) {
     auto c = std::make_unique<ContractInfo>();
     failed_.clear();
     size_t errorsBefore = diags_.errorCount();
@@ -110,6 +111,10 @@ class ContractChecker {
       lowerProtocol(*proto, *c->kernel, self, c->protocol, diags_);
 
     applyClasses(*c, decl);
+    if (!extra.empty()) {
+      applyExtraClasses(*c, decl, extra);
+      c->id = withClassesId(c->id, extra);
+    }
     if (diags_.errorCount() == errorsBefore) warnUnused(*c);  // after an error, "unused" may be wrong
     if (c->post.empty() && !writtenPost(decl))
       diags_.report(DiagCode::MissingSection, decl.id.range,
@@ -426,6 +431,35 @@ class ContractChecker {
     }
   }
 
+  // Classes a suite entry adds to the contract; one the contract applies already is not
+  // applied twice. Errors name the contract, since the suite has no source range here.
+  void applyExtraClasses(ContractInfo& c, const ast::ContractDecl& decl, const std::vector<std::string>& extra) {
+    for (const std::string& id : extra) {
+      if (std::find(c.applies.begin(), c.applies.end(), id) != c.applies.end()) continue;
+      auto it = symbols_.contracts.find(id);
+      if (it == symbols_.contracts.end() || it->second->kind != ast::ItemKind::Class) {
+        diags_.report(it == symbols_.contracts.end() ? DiagCode::UnknownClass : DiagCode::NotAClass, decl.id.range,
+                      "cannot add '" + id + "' to contract '" + c.id + "': " +
+                          (it == symbols_.contracts.end() ? "no class of that name is declared or imported where the contract is"
+                                                          : "it is a contract; only classes can be added"));
+        continue;
+      }
+      c.applies.push_back(id);
+      Origin origin{id, true};
+      size_t before = diags_.count();
+      for (const auto& s : it->second->sections) {
+        if (s->kind == ast::SectionKind::Post)
+          conditions(c, static_cast<const ast::ExprSection&>(*s), Part::Post, origin, c.post, true);
+        else if (s->kind == ast::SectionKind::Signature)
+          signature(c, static_cast<const ast::SignatureSection&>(*s), origin, true);
+        else if (s->kind == ast::SectionKind::Protocol)
+          lowerProtocol(static_cast<const ast::ProtocolSection&>(*s), *c.kernel, origin, c.protocol, diags_);
+      }
+      for (size_t k = before; k < diags_.count(); ++k)
+        diags_.at(k).notes.push_back({decl.id.range, "while adding '" + id + "' to contract '" + c.id + "'"});
+    }
+  }
+
   // A definition nothing reads: no postcondition, signature, or other definition. An
   // oracle definition of an output is always used (it is the reference).
   void warnUnused(const ContractInfo& c) {
@@ -469,10 +503,26 @@ class ContractChecker {
 
 }  // namespace
 
-void checkContracts(const SymbolTable& symbols, Program& program, DiagnosticEngine& diags) {
+std::string withClassesId(const std::string& contractId, const std::vector<std::string>& classes) {
+  std::string id = contractId;
+  for (const auto& cls : classes) id += "+" + cls;
+  return id;
+}
+
+void checkContracts(const SymbolTable& symbols, Program& program, DiagnosticEngine& diags,
+                    const std::vector<ExtraClasses>& extra) {
   for (const auto* o : symbols.opOrder) checkSectionSet(ast::ItemKind::Op, o->sections, diags);
   ContractChecker checker(symbols, program, diags);
   for (const auto* decl : symbols.contractOrder) program.contracts.push_back(checker.check(*decl));
+  std::set<std::string> done;
+  for (const ExtraClasses& e : extra) {
+    if (e.classes.empty() || !done.insert(withClassesId(e.contract, e.classes)).second) continue;
+    for (const auto* decl : symbols.contractOrder) {
+      if (decl->kind == ast::ItemKind::Class) continue;
+      const std::string id = decl->id.str();
+      if (id == e.contract || id.substr(0, id.find('@')) == e.contract) program.contracts.push_back(checker.check(*decl, e.classes));
+    }
+  }
 }
 
 }  // namespace kc::sema

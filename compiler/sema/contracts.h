@@ -8,6 +8,9 @@
 
 namespace kc::sema {
 
-void checkContracts(const SymbolTable& symbols, Program& program, DiagnosticEngine& diags);
+// `extra`: contracts to check a second time with more classes (Compilation::extraClasses);
+// each adds one contract to the program, withClassesId(contract, classes).
+void checkContracts(const SymbolTable& symbols, Program& program, DiagnosticEngine& diags,
+                    const std::vector<ExtraClasses>& extra = {});
 
 }  // namespace kc::sema

@@ -157,6 +157,15 @@ struct ContractInfo {
   SourceRange range;
 };
 
+// A contract checked with more classes than it applies (Compilation::extraClasses).
+struct ExtraClasses {
+  std::string contract;              // the contract's ID, with or without its version
+  std::vector<std::string> classes;  // class IDs, applied after the contract's own
+};
+
+// The ID of `contractId` checked with the extra `classes`: "ID+CLASS+CLASS".
+std::string withClassesId(const std::string& contractId, const std::vector<std::string>& classes);
+
 // Everything one compilation knows: the inputs and what they imported.
 struct Program {
   std::vector<std::unique_ptr<KernelInfo>> kernels;

@@ -38,3 +38,28 @@ TEST_CASE("every stdlib op has its contract, a conforming kernel and docs", "[op
   }
   CHECK(ops >= 20);
 }
+
+#include "compiler/targets.h"
+
+TEST_CASE("ops: the op option takes the newest contract version whatever the order of files", "[ops]") {
+  namespace fs = std::filesystem;
+  const std::string stdlib = std::string(KC_SOURCE_DIR) + "/stdlib";
+  // std.op.matmul@1 is kept beside @2 (batch invariance became an opt-in).
+  CHECK(kc::newestContractId("std.op.matmul", {stdlib}) == "std.op.matmul@2");
+  CHECK(kc::newestContractId("std.op.add", {stdlib}) == "std.op.add@1");
+  CHECK(kc::newestContractId("std.op.no_such_op", {stdlib}).empty());
+  // Versions compare as numbers, and a class of the same name does not count.
+  const fs::path dir = fs::temp_directory_path() / "kc_newest_version_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  auto contract = [](const std::string& kernel, const std::string& id) {
+    return "kernel " + kernel + "(x: f32[N]) -> (y: f32[N]) where N in 1..8\n"
+           "contract " + id + " \"a copy\" {\n  scope {\n    kernel " + kernel + "\n  }\n"
+           "  oracle f64 {\n    y[i] = x[i]\n  }\n  post {\n    forall i: y[i] == y*[i]\n  }\n}\n";
+  };
+  std::ofstream(dir / "a.kcontract") << "kcontract 1\n" << contract("k", "t.c@10");
+  std::ofstream(dir / "b.kcontract") << "kcontract 1\n" << contract("k2", "t.c@9")
+                                     << "class t.c@11 \"a class\" {\n  post {\n    forall cells: y == y*\n  }\n}\n";
+  CHECK(kc::newestContractId("t.c", {dir.string()}) == "t.c@10");
+  fs::remove_all(dir);
+}

@@ -376,3 +376,37 @@ contract acme.many@1 {
   CHECK(plan.cases.back().id == "acme.many@1#256");
   CHECK(kc::plan::plansText(p->plans).find("dropped") != std::string::npos);
 }
+
+TEST_CASE("plan: a vector's non-unit stride is step(2); a matrix's transposed stays", "[plan]") {
+  // std.mem.strides@1 asks for transposed views: a vector has nothing to transpose, so it
+  // gets step(2) (every other element) instead, and the kernel sees a stride that is not 1.
+  auto p = planText(R"(kcontract 1
+import std.classes
+kernel k(x: f32[R, H]) -> (y: f32[R]) where R in 1..64, H in 1..64
+contract t.rowsum@1 "row sums" applies std.mem.strides@1 {
+  scope {
+    kernel k
+    layout x: strided, y: strided
+  }
+  oracle f64 {
+    y[r] = sum(h, x[r, h])
+  }
+  tolerance {
+    tol[r] = 1e-3 * sum(h, |x[r, h]|)
+  }
+  post {
+    forall r: |y[r] - y*[r]| <= tol[r]
+  }
+}
+)");
+  const kc::plan::Plan& plan = p->plans[0];
+  std::set<std::string> x, y;
+  for (const auto& l : plan.tensor("x")->layouts) x.insert(l.text);
+  for (const auto& l : plan.tensor("y")->layouts) y.insert(l.text);
+  CHECK(x == std::set<std::string>{"contiguous", "transposed", "padded(3)", "offset(1)"});
+  CHECK(y == std::set<std::string>{"contiguous", "step(2)", "padded(3)", "offset(1)"});
+  const auto* step = &*std::find_if(plan.tensor("y")->layouts.begin(), plan.tensor("y")->layouts.end(),
+                                    [](const kc::plan::Layout& l) { return l.text == "step(2)"; });
+  CHECK(step->kind == "step");
+  CHECK(step->n == 2);
+}
