@@ -5,7 +5,7 @@
 //   plan_special_values.cpp  NaN/Inf distributions: on which base, which cases, which postconditions
 //   plan_pairing.cpp         pairwise covering: the dims' tuples and the greedy choice of alternatives
 //   plan_coverage.cpp        the coverage cases: tail tuples first, extra cases, sub_batch cases
-//   plan_large_index.cpp     cases whose tensors pass 2^31 and 2^32 elements
+//   plan_large_index.cpp     cases whose tensors pass 2^31 and 2^32 elements (index_width.h)
 //   plan_case.cpp            per case: sizes and memory, cells, seeds, postconditions, origins
 //   planner.cpp              the order of the steps (makePlan, friendlyPlan), the model types
 // Each part is a class over PlanState, the contract and the plan built so far: a part reads
@@ -25,8 +25,6 @@
 namespace kc::plan::detail {
 
 constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
-constexpr uint64_t kTwo31 = uint64_t{1} << 31;
-constexpr uint64_t kTwo32 = uint64_t{1} << 32;
 constexpr uint64_t kAllCellsMax = uint64_t{1} << 24;  // above this, check sample(4096) + boundary
 constexpr int64_t kDefaultSample = 4096;
 
