@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "compiler/plan/batch.h"
 #include "compiler/plan/index_width.h"
 
 namespace kc::plan::detail {
@@ -111,12 +112,10 @@ std::optional<ir::IntEnv> LargeIndexPlanner::grow(const sema::TensorInfo& t, uin
   return best;
 }
 
-std::vector<Case> LargeIndexPlanner::largeIndexCases() {
-  std::vector<Case> out;
-  const sema::KernelInfo& k = *c_.kernel;
-  // The dtypes: each dtype variable's alternatives in turn, the other variables at their
-  // narrowest (an index that wraps at 2^31 elements wraps at every element size, but an
-  // f32 kernel is not the bf16 kernel).
+// The dtypes of a large-index or grid-row case: each dtype variable's alternatives in turn,
+// the other variables at their narrowest (an index that wraps at 2^31 elements wraps at every
+// element size, but an f32 kernel is not the bf16 kernel).
+std::vector<std::vector<std::pair<std::string, std::string>>> LargeIndexPlanner::dtypeChoices() const {
   std::vector<std::vector<std::pair<std::string, std::string>>> dtypeChoices;
   std::vector<std::pair<std::string, std::string>> narrowest;
   for (const auto& v : plan_.dtypeVars) {
@@ -133,12 +132,19 @@ std::vector<Case> LargeIndexPlanner::largeIndexCases() {
       if (std::find(dtypeChoices.begin(), dtypeChoices.end(), choice) == dtypeChoices.end())
         dtypeChoices.push_back(choice);
     }
+  return dtypeChoices;
+}
+
+std::vector<Case> LargeIndexPlanner::largeIndexCases() {
+  std::vector<Case> out;
+  const sema::KernelInfo& k = *c_.kernel;
+  const auto choices = dtypeChoices();
   for (const auto& t : k.tensors) {
     if (t.shape.empty()) continue;
     for (int bits : {31, 32}) {
       std::optional<ir::IntEnv> env = grow(t, indexWidthLimit(bits));
       if (!env) continue;
-      for (const auto& dtypes : dtypeChoices) {
+      for (const auto& dtypes : choices) {
         Case c;
         for (const auto& d : plan_.dims) {
           int64_t v = env->at(d.name);
@@ -169,6 +175,60 @@ std::vector<Case> LargeIndexPlanner::largeIndexCases() {
         if (std::none_of(out.begin(), out.end(), same)) out.push_back(std::move(c));
       }
     }
+  }
+  return out;
+}
+
+// The grid-row case: CUDA's grid y and z stop at 65,535 blocks, so a kernel that launches one
+// block per row in y fails to launch past it (an error it may ignore: the rows stay
+// unwritten). One case per dtype puts the kernel's row dim (the first dim of its first output,
+// plan/batch.h) at 65,537 = 2^16 + 1, past the limit and not a multiple of any power of two
+// tile, with the other dims at a small size (a friendly one of at most kGridRowLength = 32), so the
+// case costs megabytes. Planned here rather than in a protocol's dims, whose values would be paired with
+// every value of the other dims.
+std::vector<Case> LargeIndexPlanner::gridRowCases() {
+  const sema::KernelInfo& k = *c_.kernel;
+  std::optional<std::string> rows = batchDim(k);
+  if (!rows) return {};
+  const DimPlan* rd = plan_.dim(*rows);
+  if (!rd) return {};
+  int64_t v = kGridRows;
+  if (!rd->allowed.empty()) {
+    auto it = std::lower_bound(rd->allowed.begin(), rd->allowed.end(), int64_t{65536});
+    if (it == rd->allowed.end()) return {};
+    v = *it;
+  }
+  if (v < rd->lo || v > rd->hi) return {};
+  Case c;
+  for (const auto& d : plan_.dims) {
+    int64_t x = v;
+    if (d.name != *rows) {
+      x = std::min<int64_t>(friendlyValue(d), kGridRowLength);
+      x = std::clamp(x, std::max<int64_t>(d.lo, 1), d.hi);
+      if (!d.allowed.empty()) x = d.allowed.front();
+    }
+    c.dims.emplace_back(d.name, x);
+    if (d.isTail(x)) c.tail = true;
+  }
+  for (const auto& tp : plan_.tensors) {
+    if (!tp.output) c.values.emplace_back(tp.name, 0);
+    if (tp.scalar) continue;
+    size_t l = 0;
+    for (size_t i = 0; i < tp.layouts.size(); ++i)
+      if (tp.layouts[i].kind == "contiguous") {
+        l = i;
+        break;
+      }
+    c.layouts.emplace_back(tp.name, l);
+  }
+  c.perturb = backend::perturb::kNone;
+  c.why = "grid-rows";
+  std::vector<Case> out;
+  for (const auto& dtypes : dtypeChoices()) {  // at every dtype: cheap, and each dtype is its own kernel
+    Case x = c;
+    x.dtypes = dtypes;
+    measure(x);
+    out.push_back(std::move(x));
   }
   return out;
 }

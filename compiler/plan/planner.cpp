@@ -38,6 +38,7 @@ class Planner : PlanState {
     for (const auto& t : k.tensors) p.tensors.push_back(alternatives.planTensor(t));
     alternatives.planEverywhere();
     std::vector<Case> cases = CoveragePlanner(*this).coverageCases();
+    for (auto& gc : LargeIndexPlanner(*this).gridRowCases()) cases.push_back(std::move(gc));
     for (auto& lc : LargeIndexPlanner(*this).largeIndexCases()) cases.push_back(std::move(lc));
     p.derived = cases.size();
     if (cases.size() > o_.maxCases) cases.resize(o_.maxCases);
