@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -128,6 +129,11 @@ class Backend {
   // Whether buffers live in memory of their own (a GPU's), not in the host's: a case too
   // large for host memory then runs on the streamed path instead of being SKIPPED.
   virtual bool separateMemory() const { return false; }
+  // For a backend with memory of its own: how many bytes of it a case may use (the device's
+  // free memory when the probe asked, cudaMemGetInfo; OpenCL's CL_DEVICE_GLOBAL_MEM_SIZE), so
+  // that a case larger than that is SKIPPED with the estimate and the limit instead of failing
+  // to allocate. After probe(), in the checker process; nullopt when unknown or not separate.
+  virtual std::optional<uint64_t> deviceMemoryBytes() { return std::nullopt; }
 
   // --- device-side checks for cases too large to copy back (checker/run/big_case.h) ------
   // The defaults stream chunks through copyIn/copyOut (backends/streamed_ops.cpp), so every

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <optional>
+
+#include <unistd.h>
 
 #include "checker/oracle/evaluator.h"
 #include "checker/report/jsonl.h"
@@ -26,7 +29,8 @@ using report::Verdict;
 
 std::string humanBytes(uint64_t b) {
   char buf[32];
-  if (b >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(b) / (1ull << 30));
+  if (b >= (1ull << 40)) std::snprintf(buf, sizeof buf, "%.1f TiB", static_cast<double>(b) / (1ull << 40));
+  else if (b >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(b) / (1ull << 30));
   else std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1ull << 20));
   return buf;
 }
@@ -134,6 +138,16 @@ void CaseRun::finish(CaseResult& res) const {
 
 std::optional<CaseResult> CaseRun::tooLarge() {
   uint64_t need = caseHostBytes(c);
+  // Beyond what the machine has (whatever --max-memory allows): SKIPPED with both numbers.
+  std::string beyond;
+  if (need <= opts.maxCaseBytes && opts.streamCells == 0)
+    beyond = memoryObstacle(need, availableHostBytes(), "host memory", "the machine has");
+  if (!beyond.empty()) {
+    r.verdict = Verdict::Skipped;
+    r.reason = beyond + " available (MemAvailable)";
+    finish(r);
+    return r;
+  }
   // Too large for the host: the streamed path where the backend's memory is its own (a
   // GPU's); --stream-cells forces that path on any case (CI runs it against the normal one).
   // (Not for calibration's plain allclose harness, which judges every cell on the host.)
@@ -256,6 +270,15 @@ CaseResult CaseRun::run() {
   r = describe(job, plan, c, opts);
   if (auto settled = tooLarge()) return *settled;
   if (auto settled = build()) return *settled;
+  if (auto have = be.deviceMemoryBytes()) {  // the backend's own memory: the case must fit it
+    std::string beyond = memoryObstacle(caseDeviceBytes(setup, streamed, r.repeats), have, "device memory", "the device has");
+    if (!beyond.empty()) {
+      r.verdict = Verdict::Skipped;
+      r.reason = beyond + " free";
+      finish(r);
+      return r;
+    }
+  }
   if (streamed)
     if (auto settled = streamedObstacle()) return *settled;
   bool anyPass = false;
@@ -350,6 +373,37 @@ uint64_t caseHostBytes(const plan::Case& c) {
   if (storage > UINT64_MAX / copies) return UINT64_MAX;
   uint64_t total = storage * copies;
   return total > UINT64_MAX - oracle ? UINT64_MAX : total + oracle;
+}
+
+uint64_t caseDeviceBytes(const run::CaseSetup& setup, bool streamed, int64_t repeats) {
+  uint64_t total = 0;
+  for (const auto& a : setup.args) {
+    uint64_t image = a.imageBytes();
+    total += image;
+    if (streamed && !a.output && !a.scalar) total += a.storageBytes();  // the pristine copy
+    if (streamed && a.output && repeats > 1) total += image;            // later launches' copy
+  }
+  return total;
+}
+
+std::string memoryObstacle(uint64_t need, std::optional<uint64_t> have, const std::string& what, const std::string& holder) {
+  if (!have || need <= *have) return "";
+  return "needs about " + humanBytes(need) + " of " + what + "; " + holder + " " + humanBytes(*have);
+}
+
+std::optional<uint64_t> availableHostBytes() {
+  std::FILE* f = std::fopen("/proc/meminfo", "r");
+  if (f) {
+    char line[256];
+    unsigned long long kb = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, f)) found = std::sscanf(line, "MemAvailable: %llu kB", &kb) == 1;
+    std::fclose(f);
+    if (found) return static_cast<uint64_t>(kb) * 1024;
+  }
+  long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && size > 0) return static_cast<uint64_t>(pages) * static_cast<uint64_t>(size);
+  return std::nullopt;
 }
 
 std::vector<const plan::Case*> selectCases(const plan::Plan& plan, const Supports& s, const RunOptions& opts) {

@@ -20,6 +20,7 @@
 #include "backends/backend.h"
 #include "checker/report/result.h"
 #include "checker/report/summary.h"
+#include "checker/run/case_setup.h"
 #include "checker/run/judge.h"
 #include "checker/run/phase_times.h"
 #include "checker/run/worker.h"
@@ -95,5 +96,16 @@ std::string reproLine(const Job& job, const report::CaseResult& r, const RunOpti
 // What a case needs of host memory, roughly: its storage times the copies the checker keeps,
 // plus the oracle's f64 tensors.
 uint64_t caseHostBytes(const plan::Case& c);
+// The device memory a case takes on a backend with memory of its own: every tensor's image
+// (canaries included), and on the streamed path a pristine copy of every input and, with
+// repeats, a second copy of every output (run/big_case.cpp).
+uint64_t caseDeviceBytes(const run::CaseSetup& setup, bool streamed, int64_t repeats);
+// Why a case does not fit ("" when it does): `need` bytes against `have` bytes of `what`
+// ("device memory", "host memory"), with both in the reason: "needs about 281.5 TB of device
+// memory; the device has 141.0 GB free".
+std::string memoryObstacle(uint64_t need, std::optional<uint64_t> have, const std::string& what, const std::string& holder);
+// The host memory available now (/proc/meminfo MemAvailable, else sysconf's free pages);
+// nullopt when neither answers.
+std::optional<uint64_t> availableHostBytes();
 
 }  // namespace kc::check

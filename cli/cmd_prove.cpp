@@ -124,8 +124,10 @@ int runProve(const ProveOptions& cmd, const GlobalOptions& opts) {
   prove::Prover prover(po);
   nlohmann::json items = nlohmann::json::array();
   auto start = std::chrono::steady_clock::now();
+  size_t timeouts = 0, unknowns = 0;  // the not-proven answers, by why
   for (size_t i = 0; i < all.size(); ++i) {
     Outcome out = prover.prove(all[i], owners[i]);
+    if (out.verdict == Verdict::NotProven) ++(out.result.answer == smt::Answer::Timeout ? timeouts : unknowns);
     if (cmd.json)
       items.push_back(outcomeJson(out, c, fileOf));
     else
@@ -163,10 +165,18 @@ int runProve(const ProveOptions& cmd, const GlobalOptions& opts) {
             << skipped.size() << " skipped, " << prover.count(Verdict::Error) << " error"
             << (prover.count(Verdict::Error) == 1 ? "" : "s") << " in " << secondsText(total) << "\n";
   std::cout.flush();
-  if (notProven)
-    std::cerr << "kcontract: not proven: " << notProven << " obligation" << (notProven == 1 ? "" : "s")
-              << " got no answer (unknown, timeout, or not built); a timeout is not a pass: raise --timeout or "
-                 "simplify the contract\n";
+  // Each reason with its own remedy: only a timeout is helped by a longer --timeout.
+  if (notProven) {
+    auto count = [](size_t n, const std::string& what) { return std::to_string(n) + " " + what; };
+    std::vector<std::string> why;
+    if (!skipped.empty())
+      why.push_back(count(skipped.size(), "skipped (not built: the reason is on its 'skipped' line)"));
+    if (timeouts) why.push_back(count(timeouts, "timed out (a timeout is not a pass: raise --timeout or simplify the contract)"));
+    if (unknowns) why.push_back(count(unknowns, "answered unknown by the solver"));
+    std::string list;
+    for (size_t i = 0; i < why.size(); ++i) list += (i ? "; " : "") + why[i];
+    std::cerr << "kcontract: not proven: " << notProven << " obligation" << (notProven == 1 ? "" : "s") << ": " << list << "\n";
+  }
   return rc;
 }
 

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <sstream>
 
 #include "compiler/diag/diagnostics.h"
 #include "compiler/ir/eval.h"
+#include "compiler/plan/index_width.h"
+#include "compiler/plan/planner.h"
 
 namespace kc::prove {
 
@@ -181,9 +184,21 @@ std::string problemMessage(const obl::Obligation& o, const Outcome& out, const s
       const sema::TensorInfo* t = indexWidthTensor(o, *out.contract);
       std::string name = t ? t->name : "a tensor";
       int bits = o.kind == obl::Kind::IndexWidth31 ? 31 : 32;
-      return name + " can hold more than 2^" + std::to_string(bits) + "-1 elements within the scope, and the plan " +
-             "holds no case that large: add a large-index size to the protocol's dims, or narrow the scope so " +
-             (bits == 31 ? "32-bit signed" : "32-bit unsigned") + " offsets suffice";
+      std::string offsets = bits == 31 ? "32-bit signed" : "32-bit unsigned";
+      std::string head = name + " can hold more than 2^" + std::to_string(bits) +
+                         " elements within the scope, and the plan holds no case that large: ";
+      // One case is enough, one dim varied (plan_large_index.cpp); a large value in the
+      // protocol's dims would be paired with every value of the other dims instead.
+      std::string dims;
+      if (t)
+        for (const auto& [d, v] : plan::largeIndexDims(*out.contract, t->name, bits))
+          dims += (dims.empty() ? "" : ", ") + d + " = " + std::to_string(v);
+      if (dims.empty())
+        return head + "no shape the planner grows reaches it; narrow the scope so " + offsets + " offsets suffice";
+      return head + "its large-index case (" + dims + ") was dropped at the plan's bound of " +
+             std::to_string(plan::Options{}.maxCases) + " cases, after the coverage cases; list fewer values in the " +
+             "protocol's dims (not a large one: each is paired with every other dim's values), or narrow the scope so " +
+             offsets + " offsets suffice";
     }
     case obl::Kind::Defined: return whatFails(o) + at;
     case obl::Kind::BlindBandDetect:
@@ -254,7 +269,7 @@ void judge(Outcome& out, std::map<const sema::ContractInfo*, plan::Plan>& plans,
     if (const sema::TensorInfo* t = indexWidthTensor(o, *out.contract)) {
       auto it = plans.find(out.contract);
       if (it == plans.end()) it = plans.emplace(out.contract, plan::makePlan(*out.contract)).first;
-      int64_t limit = (int64_t{1} << (o.kind == obl::Kind::IndexWidth31 ? 31 : 32)) - 1;
+      int64_t limit = static_cast<int64_t>(plan::indexWidthLimit(o.kind == obl::Kind::IndexWidth31 ? 31 : 32));
       std::string c = coveringCase(it->second, *t, limit);
       ir::IntEnv env;
       for (const auto& m : r.model)

@@ -18,6 +18,7 @@
 #  3. kcontract calibrate --all --backend cuda: the CUDA calibration pairs, three states each;
 #  4. kcontract check --op softmax (every case, f32 and bf16) on softmax.cu (PASS) and
 #     softmax_no_max.cu (FAIL overflow);
+#  5. contracts/calibration/cuda/grid_rows.yaml --expect: rows past the grid y limit;
 # and everything kcontract prints. Exit 0 when every check came out as expected, else 1.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
@@ -155,6 +156,13 @@ for k in softmax softmax_no_max; do
       "$([[ $rc == 1 ]] && grep -q 'overflow' "$work/op_$k.txt"; echo $?)" "exit $rc"
   fi
 done
+
+echo
+echo "== 5. rows past the grid y limit: contracts/calibration/cuda/grid_rows.yaml --expect"
+"$KC" check contracts/calibration/cuda/grid_rows.yaml --expect --timeout 60 2>&1 | sed -n '/^kernel /,$p'
+rc=${PIPESTATUS[0]}
+echo "[exit $rc] (${SECONDS} s)"
+expect "grid_rows.yaml: softmax_grid_y.cu FAILs with tail-unwritten, softmax_rows.cu passes" "$([[ $rc == 0 ]]; echo $?)" "exit $rc"
 
 echo
 echo "== gpu_check: $((checks - failures)) of $checks checks as expected (${SECONDS} s)"

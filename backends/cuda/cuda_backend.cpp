@@ -73,6 +73,7 @@ struct ProbeWire {
   int32_t runtime = 0;  // cudaRuntimeGetVersion
   int32_t major = 0, minor = 0;
   uint64_t totalMemory = 0;
+  uint64_t freeMemory = 0;  // cudaMemGetInfo in the child (0: it failed)
   char call[64] = {};
   char name[256] = {};
   char errorText[512] = {};
@@ -100,6 +101,9 @@ void askDevice(ProbeWire& w) {
       w.major = p.major;
       w.minor = p.minor;
       w.totalMemory = p.totalGlobalMem;
+      size_t freeBytes = 0, totalBytes = 0;  // creates the child's context: the free memory a case may use
+      if (cudaSetDevice(0) == cudaSuccess && cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess)
+        w.freeMemory = freeBytes;
     }
   }
   w.error = static_cast<int32_t>(e);
@@ -112,6 +116,8 @@ struct DeviceInfo {
   std::string reason;  // when not available
   std::string device;  // for reports
   std::string arch;    // "sm_90"
+  uint64_t freeMemory = 0;   // bytes, at the probe (0: unknown)
+  uint64_t totalMemory = 0;
 };
 
 DeviceInfo interpret(const ProbeWire& w) {
@@ -131,6 +137,8 @@ DeviceInfo interpret(const ProbeWire& w) {
   } else {
     d.available = true;
     d.arch = "sm_" + std::to_string(w.major) + std::to_string(w.minor);
+    d.freeMemory = w.freeMemory;
+    d.totalMemory = w.totalMemory;
     char mem[32];
     std::snprintf(mem, sizeof mem, "%.1f GiB", static_cast<double>(w.totalMemory) / (1024.0 * kMiB));
     d.device = std::string(w.name) + " (" + d.arch + ", " + mem + ", CUDA driver " + versionText(w.driver) +
@@ -203,6 +211,13 @@ Availability CudaBackend::probe() {
   a.reason = d.reason;
   a.device = d.device;
   return a;
+}
+
+std::optional<uint64_t> CudaBackend::deviceMemoryBytes() {
+  const DeviceInfo& d = queryDevice();
+  if (!d.available) return std::nullopt;
+  if (d.freeMemory) return d.freeMemory;
+  return d.totalMemory ? std::optional<uint64_t>(d.totalMemory) : std::nullopt;
 }
 
 Prepared CudaBackend::prepare(const KernelRef& kernel) {

@@ -47,6 +47,7 @@ class CudaBackend : public Backend {
   std::string fault() override;
   std::string resourceReport() override;
   bool separateMemory() const override { return true; }
+  std::optional<uint64_t> deviceMemoryBytes() override;  // free memory at the probe (cudaMemGetInfo, in its child)
   // Device kernels (support/kc_cuda_support.cu, built by nvcc on first use and cached like a
   // kernel under test); a fill the device cannot reproduce bit for bit falls back to the
   // host's chunks (Backend's default).

@@ -72,6 +72,7 @@ struct Selection {
   cl_device_id device = nullptr;
   std::string reason;       // when none was selected
   std::string description;  // "PLATFORM / DEVICE (type, OpenCL version, memory)"
+  uint64_t memory = 0;      // CL_DEVICE_GLOBAL_MEM_SIZE
 };
 
 // The device kernels run on (opencl_backend.h): $KC_OPENCL_DEVICE picks by name, else the
@@ -123,6 +124,7 @@ Selection selectDevice() {
   cl_ulong mem = 0;
   clGetDeviceInfo(s.device, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
   clGetDeviceInfo(s.device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, nullptr);
+  s.memory = mem;
   std::ostringstream d;
   d.setf(std::ios::fixed);
   d.precision(1);
@@ -136,6 +138,7 @@ Selection selectDevice() {
 struct ProbeAnswer {
   bool available = false;
   std::string text;  // the device, or the reason
+  uint64_t memory = 0;  // the device's global memory (0: unknown)
 };
 
 // Asked once per process, in a child (opencl_backend.h: the checker never initialises OpenCL).
@@ -145,7 +148,7 @@ const ProbeAnswer& probeOnce() {
   ChildAnswer a = askInChild(
       [] {
         Selection s = selectDevice();
-        return s.device ? "1" + s.description : "0" + s.reason;
+        return s.device ? "1" + std::to_string(s.memory) + "\n" + s.description : "0" + s.reason;
       },
       kProbeTimeoutSeconds, "the OpenCL device probe");
   ProbeAnswer p;
@@ -154,6 +157,11 @@ const ProbeAnswer& probeOnce() {
   } else {
     p.available = a.text[0] == '1';
     p.text = a.text.substr(1);
+    if (p.available) {  // "<memory>\n<description>"
+      size_t nl = p.text.find('\n');
+      p.memory = std::strtoull(p.text.substr(0, nl).c_str(), nullptr, 10);
+      p.text = nl == std::string::npos ? "" : p.text.substr(nl + 1);
+    }
   }
   return *(cached = p);
 }
@@ -204,6 +212,11 @@ Availability OpenClBackend::probe() {
   a.available = p.available;
   (p.available ? a.device : a.reason) = p.text;
   return a;
+}
+
+std::optional<uint64_t> OpenClBackend::deviceMemoryBytes() {
+  const ProbeAnswer& p = probeOnce();
+  return p.available && p.memory ? std::optional<uint64_t>(p.memory) : std::nullopt;
 }
 
 Prepared OpenClBackend::prepare(const KernelRef& kernel) {

@@ -26,6 +26,7 @@ class OpenClBackend : public Backend {
  public:
   std::string name() const override { return kOpenClBackend; }
   bool byteAddressed() const override { return false; }  // cl_mem handles
+  std::optional<uint64_t> deviceMemoryBytes() override;  // CL_DEVICE_GLOBAL_MEM_SIZE, from the probe child
   Availability probe() override;
   Prepared prepare(const KernelRef& kernel) override;
   void load(const Prepared& prepared, const std::string& entry) override;

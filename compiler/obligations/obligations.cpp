@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "compiler/obligations/builder.h"
+#include "compiler/plan/index_width.h"
 #include "stdlib/numerics/dtype.h"
 
 namespace kc::obl {
@@ -259,8 +260,10 @@ void indexWidth(const sema::ContractInfo& c, const BuildOptions& opts, const sem
                 ObligationSet& out) {
   Kind kind = bits == 31 ? Kind::IndexWidth31 : Kind::IndexWidth32;
   std::string id = c.id + "/" + kindName(kind) + "/" + t.name;
-  int64_t limit = (int64_t{1} << bits) - 1;
-  std::string limitText = "2^" + std::to_string(bits) + "-1 = " + std::to_string(limit);
+  // More than 2^bits elements: an element at index 2^bits, the first a 32-bit signed
+  // (bits 31) or unsigned (bits 32) index cannot hold; the planner's threshold too.
+  int64_t limit = static_cast<int64_t>(plan::indexWidthLimit(bits));
+  std::string limitText = "2^" + std::to_string(bits) + " = " + std::to_string(limit);
   try {
     ReducedShape all;  // every dim symbolic, within the scope's ranges
     for (const auto& d : c.kernel->dims) {
@@ -295,7 +298,8 @@ void indexWidth(const sema::ContractInfo& c, const BuildOptions& opts, const sem
       }
     }
     std::string purpose = "Can " + t.name + " (" + productText(t) + " elements) hold more than " + limitText +
-                          " elements within the dims' ranges? Unsat is fine; sat means " +
+                          " elements (an element at index 2^" + std::to_string(bits) + ", past " + (bits == 31 ? "INT32_MAX" : "UINT32_MAX") +
+                          ") within the dims' ranges? Unsat is fine; sat means " +
                           (bits == 31 ? "32-bit signed" : "32-bit unsigned") +
                           " element offsets overflow, so the plan must hold a large-index case or the scope must exclude it.";
     b.script.assertTerm("the element count over the limit", "count(" + t.name + ") = " + productText(t),

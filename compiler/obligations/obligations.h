@@ -14,8 +14,8 @@ namespace kc::obl {
 
 enum class Kind {
   PreSatisfiable,    // the precondition is not vacuous
-  IndexWidth31,      // a tensor can hold more than 2^31 - 1 elements
-  IndexWidth32,      // ... more than 2^32 - 1
+  IndexWidth31,      // a tensor can hold more than 2^31 elements (plan/index_width.h)
+  IndexWidth32,      // ... more than 2^32
   Defined,           // a division, log or square root in the oracle or tolerance is defined
   BlindBandDetect,   // the tolerance sees an output off by one ulp
   BlindBandCorrect,  // a correct implementation stays inside the tolerance

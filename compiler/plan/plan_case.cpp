@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "compiler/plan/index_width.h"
 #include "stdlib/numerics/dtype.h"
 
 namespace kc::plan::detail {
@@ -76,7 +77,7 @@ void PlanState::measure(Case& c) const {
     span = std::max(span, storage);
     if (t.output) c.outputCells = std::max(c.outputCells, n);
   }
-  c.largeIndex = span >= kTwo32 ? 32 : span >= kTwo31 ? 31 : 0;
+  c.largeIndex = passesIndexWidth(span, 32) ? 32 : passesIndexWidth(span, 31) ? 31 : 0;
 }
 
 Cells CaseFinisher::cellsFor(const Case& c) const {

@@ -1,15 +1,47 @@
-// Large-index cases: for a tensor that can pass 2^31 elements, the smallest shapes past 2^31
-// and 2^32 (int32 and uint32 index overflow), at the narrowest dtype and contiguous layouts.
+// Large-index cases: for a tensor that can hold an index a 32-bit signed (unsigned) index
+// cannot (more than 2^31, 2^32 elements: index_width.h), the smallest shape past it, at
+// contiguous layouts, once per dtype the kernel takes. Large dims are varied one at a time:
+// the grown tensor's other dims stay at their smallest candidates, so no case takes every
+// dim at its range's end (a case that must stay within one device's memory).
 #include "compiler/plan/planner_parts.h"
 
 #include <algorithm>
 
+#include "compiler/plan/batch.h"
+#include "compiler/plan/index_width.h"
+
 namespace kc::plan::detail {
 
-// Dims at the smallest value whose tensor `t` has more than `target` elements, growing the
-// dims of t with the largest range first; nullopt when t cannot get that large.
+namespace {
+
+// The smallest value of `d` from `from` on at which `count` passes `target`, given that it
+// does at d's largest value; the declared sizes only when the kernel declares a set.
+template <typename Count>
+std::optional<int64_t> smallestPast(const DimPlan& d, int64_t from, uint64_t target, Count count) {
+  if (!d.allowed.empty()) {
+    for (int64_t v : d.allowed)
+      if (v >= from && count(v) > target) return v;
+    return std::nullopt;
+  }
+  if (count(d.hi) <= target) return std::nullopt;
+  if (count(from) > target) return from;
+  int64_t lo = from, hi = d.hi;  // count(lo) <= target < count(hi)
+  while (hi - lo > 1) {
+    int64_t mid = lo + (hi - lo) / 2;
+    (count(mid) > target ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+}  // namespace
+
+// Dims at which tensor `t` just passes `target` elements; nullopt when it cannot. First one
+// dim of t grown alone (the others at their smallest candidates), the one that needs the
+// fewest elements in all; when no dim alone reaches it, dims are grown in turn up to the one
+// that crosses, and then each earlier one is shrunk back to the smallest value that still
+// passes (the order that needs the fewest elements in all).
 std::optional<ir::IntEnv> LargeIndexPlanner::grow(const sema::TensorInfo& t, uint64_t target) const {
-  ir::IntEnv env;
+  ir::IntEnv base;
   for (const auto& d : plan_.dims) {
     int64_t v = std::min(std::max<int64_t>(d.lo, 1), d.hi);
     for (int64_t x : d.candidates)
@@ -17,7 +49,7 @@ std::optional<ir::IntEnv> LargeIndexPlanner::grow(const sema::TensorInfo& t, uin
         v = x;
         break;
       }
-    env[d.name] = v;
+    base[d.name] = v;
   }
   std::vector<const DimPlan*> dims;  // of this tensor, in kernel order
   for (const auto& d : plan_.dims) {
@@ -28,79 +60,182 @@ std::optional<ir::IntEnv> LargeIndexPlanner::grow(const sema::TensorInfo& t, uin
   }
   std::stable_sort(dims.begin(), dims.end(),
                    [](const DimPlan* a, const DimPlan* b) { return a->hi - a->lo > b->hi - b->lo; });
-  for (const DimPlan* d : dims) {
-    int64_t from = env[d->name];
-    env[d->name] = d->hi;
-    if (elements(t, env) <= target) continue;
-    if (!d->allowed.empty()) {  // only declared sizes: the smallest one that is large enough
-      for (int64_t v : d->allowed) {
-        if (v < from) continue;
-        env[d->name] = v;
-        if (elements(t, env) > target) return env;
-      }
-      continue;
-    }
-    int64_t lo = from, hi = d->hi;  // count(lo) <= target < count(hi), unless lo already exceeds
-    env[d->name] = lo;
-    if (elements(t, env) > target) return env;
-    while (hi - lo > 1) {
-      int64_t mid = lo + (hi - lo) / 2;
-      env[d->name] = mid;
-      (elements(t, env) > target ? hi : lo) = mid;
-    }
-    env[d->name] = hi;
-    return env;
+  auto total = [&](const ir::IntEnv& env) {  // every tensor's elements: the case's size
+    uint64_t n = 0;
+    for (const auto& x : c_.kernel->tensors) n = satAdd(n, elements(x, env));
+    return n;
+  };
+  std::optional<ir::IntEnv> best;
+  for (const DimPlan* d : dims) {  // one dim alone
+    ir::IntEnv env = base;
+    auto count = [&](int64_t v) {
+      env[d->name] = v;
+      return elements(t, env);
+    };
+    std::optional<int64_t> v = smallestPast(*d, base[d->name], target, count);
+    if (!v) continue;
+    env[d->name] = *v;
+    if (!best || total(env) < total(*best)) best = env;
   }
-  return std::nullopt;
+  if (best) return best;
+  // Dims in turn, in every order (a tensor has a few dims), keeping the smallest case: the
+  // order decides which other tensors grow with it (an embedding's table grows with D, not N).
+  std::vector<size_t> order(dims.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  do {
+    ir::IntEnv env = base;
+    std::vector<const DimPlan*> grown;
+    for (size_t i : order) {
+      const DimPlan* d = dims[i];
+      auto count = [&](int64_t v) {
+        env[d->name] = v;
+        return elements(t, env);
+      };
+      std::optional<int64_t> v = smallestPast(*d, base[d->name], target, count);
+      if (!v) {
+        env[d->name] = d->allowed.empty() ? d->hi : d->allowed.back();
+        grown.push_back(d);
+        continue;
+      }
+      env[d->name] = *v;
+      for (const DimPlan* g : grown) {  // back down, each to the smallest value that still passes
+        auto again = [&](int64_t x) {
+          env[g->name] = x;
+          return elements(t, env);
+        };
+        env[g->name] = *smallestPast(*g, base[g->name], target, again);
+      }
+      if (!best || total(env) < total(*best)) best = env;
+      break;
+    }
+  } while (std::next_permutation(order.begin(), order.end()));
+  return best;
+}
+
+// The dtypes of a large-index or grid-row case: each dtype variable's alternatives in turn,
+// the other variables at their narrowest (an index that wraps at 2^31 elements wraps at every
+// element size, but an f32 kernel is not the bf16 kernel).
+std::vector<std::vector<std::pair<std::string, std::string>>> LargeIndexPlanner::dtypeChoices() const {
+  std::vector<std::vector<std::pair<std::string, std::string>>> dtypeChoices;
+  std::vector<std::pair<std::string, std::string>> narrowest;
+  for (const auto& v : plan_.dtypeVars) {
+    std::string best = v.allowed.empty() ? "" : v.allowed[0];
+    for (const auto& a : v.allowed)
+      if (bytesOf(a) < bytesOf(best)) best = a;
+    narrowest.emplace_back(v.name, best);
+  }
+  dtypeChoices.push_back(narrowest);
+  for (size_t i = 0; i < plan_.dtypeVars.size(); ++i)
+    for (const auto& a : plan_.dtypeVars[i].allowed) {
+      auto choice = narrowest;
+      choice[i].second = a;
+      if (std::find(dtypeChoices.begin(), dtypeChoices.end(), choice) == dtypeChoices.end())
+        dtypeChoices.push_back(choice);
+    }
+  return dtypeChoices;
 }
 
 std::vector<Case> LargeIndexPlanner::largeIndexCases() {
   std::vector<Case> out;
   const sema::KernelInfo& k = *c_.kernel;
-  ir::IntEnv maxEnv;
-  for (const auto& d : plan_.dims) maxEnv[d.name] = d.hi;
+  const auto choices = dtypeChoices();
   for (const auto& t : k.tensors) {
     if (t.shape.empty()) continue;
-    uint64_t atMax = elements(t, maxEnv);
-    if (atMax < kTwo31) continue;
-    for (uint64_t target : {kTwo31, kTwo32}) {
-      std::optional<ir::IntEnv> env = grow(t, target);
-      if (!env && target == kTwo31) env = maxEnv;  // exactly 2^31 at the maxima
+    for (int bits : {31, 32}) {
+      std::optional<ir::IntEnv> env = grow(t, indexWidthLimit(bits));
       if (!env) continue;
-      Case c;
-      for (const auto& d : plan_.dims) {
-        int64_t v = env->at(d.name);
-        c.dims.emplace_back(d.name, v);
-        if (d.isTail(v)) c.tail = true;
-      }
-      for (const auto& v : plan_.dtypeVars) {
-        std::string best = v.allowed.empty() ? "" : v.allowed[0];
-        for (const auto& a : v.allowed)
-          if (bytesOf(a) < bytesOf(best)) best = a;
-        c.dtypes.emplace_back(v.name, best);
-      }
-      for (const auto& tp : plan_.tensors) {
-        if (!tp.output) c.values.emplace_back(tp.name, 0);  // the first distribution: never a special one
-        if (tp.scalar) continue;
-        size_t l = 0;
-        for (size_t i = 0; i < tp.layouts.size(); ++i)
-          if (tp.layouts[i].kind == "contiguous") {
-            l = i;
+      for (const auto& dtypes : choices) {
+        Case c;
+        for (const auto& d : plan_.dims) {
+          int64_t v = env->at(d.name);
+          c.dims.emplace_back(d.name, v);
+          if (d.isTail(v)) c.tail = true;
+        }
+        c.dtypes = dtypes;
+        for (const auto& tp : plan_.tensors) {
+          if (!tp.output) c.values.emplace_back(tp.name, 0);  // the first distribution: never a special one
+          if (tp.scalar) continue;
+          size_t l = 0;
+          for (size_t i = 0; i < tp.layouts.size(); ++i)
+            if (tp.layouts[i].kind == "contiguous") {
+              l = i;
+              break;
+            }
+          c.layouts.emplace_back(tp.name, l);
+        }
+        c.perturb = backend::perturb::kNone;  // a perturbation that is not a second run of this huge case
+        for (const auto& x : plan_.perturb)
+          if (x.text != backend::perturb::kSubBatch) {
+            c.perturb = x.text;
             break;
           }
-        c.layouts.emplace_back(tp.name, l);
+        c.why = "large-index";
+        measure(c);
+        auto same = [&](const Case& x) { return x.dims == c.dims && x.dtypes == c.dtypes; };
+        if (std::none_of(out.begin(), out.end(), same)) out.push_back(std::move(c));
       }
-      c.perturb = backend::perturb::kNone;  // a perturbation that is not a second run of this huge case
-      for (const auto& x : plan_.perturb)
-        if (x.text != backend::perturb::kSubBatch) {
-          c.perturb = x.text;
+    }
+  }
+  return out;
+}
+
+// The grid-row case: CUDA's grid y and z stop at 65,535 blocks, so a kernel that launches one
+// block per row in y fails to launch past it (an error it may ignore: the rows stay
+// unwritten). One case per dtype puts the kernel's row dim (the first dim of its first output,
+// plan/batch.h) at 65,537 = 2^16 + 1, past the limit and not a multiple of any power of two
+// tile, with the other dims at a small size (a friendly one of at most kGridRowLength = 32), so the
+// case costs megabytes. Planned here rather than in a protocol's dims, whose values would be paired with
+// every value of the other dims.
+std::vector<Case> LargeIndexPlanner::gridRowCases() {
+  const sema::KernelInfo& k = *c_.kernel;
+  std::optional<std::string> rows = batchDim(k);
+  if (!rows) return {};
+  const DimPlan* rd = plan_.dim(*rows);
+  if (!rd) return {};
+  int64_t v = kGridRows;
+  if (!rd->allowed.empty()) {
+    auto it = std::lower_bound(rd->allowed.begin(), rd->allowed.end(), int64_t{65536});
+    if (it == rd->allowed.end()) return {};
+    v = *it;
+  }
+  if (v < rd->lo || v > rd->hi) return {};
+  Case c;
+  for (const auto& d : plan_.dims) {
+    int64_t x = v;
+    if (d.name != *rows) {
+      x = std::min<int64_t>(friendlyValue(d), kGridRowLength);
+      // Never below the protocol's smallest size: a dim the contract's values depend on
+      // (embedding's V, whose indices go up to 99) keeps the sizes those values fit.
+      for (int64_t cand : d.candidates)
+        if (cand >= 1) {
+          x = std::max(x, cand);
           break;
         }
-      c.why = "large-index";
-      measure(c);
-      auto same = [&](const Case& x) { return x.dims == c.dims; };
-      if (std::none_of(out.begin(), out.end(), same)) out.push_back(std::move(c));
+      x = std::clamp(x, std::max<int64_t>(d.lo, 1), d.hi);
+      if (!d.allowed.empty()) x = d.allowed.front();
     }
+    c.dims.emplace_back(d.name, x);
+    if (d.isTail(x)) c.tail = true;
+  }
+  for (const auto& tp : plan_.tensors) {
+    if (!tp.output) c.values.emplace_back(tp.name, 0);
+    if (tp.scalar) continue;
+    size_t l = 0;
+    for (size_t i = 0; i < tp.layouts.size(); ++i)
+      if (tp.layouts[i].kind == "contiguous") {
+        l = i;
+        break;
+      }
+    c.layouts.emplace_back(tp.name, l);
+  }
+  c.perturb = backend::perturb::kNone;
+  c.why = "grid-rows";
+  std::vector<Case> out;
+  for (const auto& dtypes : dtypeChoices()) {  // at every dtype: cheap, and each dtype is its own kernel
+    Case x = c;
+    x.dtypes = dtypes;
+    measure(x);
+    out.push_back(std::move(x));
   }
   return out;
 }

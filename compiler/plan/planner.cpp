@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "compiler/plan/index_width.h"
 #include "compiler/plan/planner_parts.h"
 #include "stdlib/numerics/dtype.h"
 
@@ -37,6 +38,7 @@ class Planner : PlanState {
     for (const auto& t : k.tensors) p.tensors.push_back(alternatives.planTensor(t));
     alternatives.planEverywhere();
     std::vector<Case> cases = CoveragePlanner(*this).coverageCases();
+    for (auto& gc : LargeIndexPlanner(*this).gridRowCases()) cases.push_back(std::move(gc));
     for (auto& lc : LargeIndexPlanner(*this).largeIndexCases()) cases.push_back(std::move(lc));
     p.derived = cases.size();
     if (cases.size() > o_.maxCases) cases.resize(o_.maxCases);
@@ -168,6 +170,22 @@ std::string valueText(const ProtocolValue& v) { return v.str(); }
 Plan makePlan(const sema::ContractInfo& contract, const Options& options) {
   Plan plan;
   return Planner(contract, options, plan).run();
+}
+
+std::vector<std::pair<std::string, int64_t>> largeIndexDims(const sema::ContractInfo& contract, const std::string& tensor,
+                                                            int bits) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  if (!contract.kernel) return out;
+  const sema::TensorInfo* t = contract.kernel->tensor(tensor);
+  if (!t) return out;
+  Plan plan;
+  Options options;
+  PlanState s(contract, options, plan);
+  DimsPlanner(s).planDims(*contract.kernel);
+  std::optional<ir::IntEnv> env = LargeIndexPlanner(s).grow(*t, indexWidthLimit(bits));
+  if (env)
+    for (const auto& d : plan.dims) out.emplace_back(d.name, env->at(d.name));
+  return out;
 }
 
 Plan friendlyPlan(const sema::ContractInfo& contract, const Options& options, size_t seeds) {

@@ -3,6 +3,7 @@
 // and prints them. Deterministic: the same contract and seed give byte-identical output.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -25,6 +26,12 @@ Plan makePlan(const sema::ContractInfo& contract, const Options& options = {});
 // (else normal(0, 1); other inputs keep their first distribution), `seeds` seeds, one
 // launch, every cell.
 Plan friendlyPlan(const sema::ContractInfo& contract, const Options& options, size_t seeds);
+
+// The dims of the large-index case the planner makes for tensor `tensor` past 2^bits
+// elements (index_width.h; plan_large_index.cpp: one dim grown, the others at their smallest
+// candidates), in kernel order; empty when the tensor cannot get that large.
+std::vector<std::pair<std::string, int64_t>> largeIndexDims(const sema::ContractInfo& contract, const std::string& tensor,
+                                                            int bits);
 
 // Plans of every contract declared in `files` (not imported ones, not classes), in declaration order.
 std::vector<Plan> planProgram(const sema::Program& program, const std::vector<uint32_t>& files,

@@ -5,7 +5,8 @@
 //   plan_special_values.cpp  NaN/Inf distributions: on which base, which cases, which postconditions
 //   plan_pairing.cpp         pairwise covering: the dims' tuples and the greedy choice of alternatives
 //   plan_coverage.cpp        the coverage cases: tail tuples first, extra cases, sub_batch cases
-//   plan_large_index.cpp     cases whose tensors pass 2^31 and 2^32 elements
+//   plan_large_index.cpp     cases whose tensors pass 2^31 and 2^32 elements (index_width.h);
+//                            the grid-row case (rows past 65,535)
 //   plan_case.cpp            per case: sizes and memory, cells, seeds, postconditions, origins
 //   planner.cpp              the order of the steps (makePlan, friendlyPlan), the model types
 // Each part is a class over PlanState, the contract and the plan built so far: a part reads
@@ -25,8 +26,8 @@
 namespace kc::plan::detail {
 
 constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
-constexpr uint64_t kTwo31 = uint64_t{1} << 31;
-constexpr uint64_t kTwo32 = uint64_t{1} << 32;
+constexpr int64_t kGridRows = 65537;  // 2^16 + 1: past CUDA's grid y/z limit of 65,535
+constexpr int64_t kGridRowLength = 32;  // the other dims of that case: at most this (megabytes, seconds on a host)
 constexpr uint64_t kAllCellsMax = uint64_t{1} << 24;  // above this, check sample(4096) + boundary
 constexpr int64_t kDefaultSample = 4096;
 
@@ -156,6 +157,9 @@ struct LargeIndexPlanner : PlanState {
   explicit LargeIndexPlanner(const PlanState& s) : PlanState(s) {}
   std::optional<ir::IntEnv> grow(const sema::TensorInfo& t, uint64_t target) const;
   std::vector<Case> largeIndexCases();
+  // One case per dtype with the row dim past CUDA's grid y/z limit of 65,535 (the others small).
+  std::vector<Case> gridRowCases();
+  std::vector<std::vector<std::pair<std::string, std::string>>> dtypeChoices() const;
 };
 
 // --- plan_case.cpp ------------------------------------------------------------------------------

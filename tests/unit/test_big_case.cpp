@@ -181,3 +181,35 @@ TEST_CASE("input storage and decoded views are the same bytes on 1, 3 or 8 threa
     CHECK(std::memcmp(view1.data(), view3.data(), view1.size() * sizeof(double)) == 0);  // NaN payloads too
   }
 }
+
+// --- feasibility: a case beyond the machine is SKIPPED with the estimate and the limit ------------
+
+#include "checker/check.h"
+
+TEST_CASE("check: a case's device memory, and the reason a case beyond the machine gives", "[check][big]") {
+  kc::run::CaseSetup s;
+  kc::run::ArgSpec a;
+  a.name = "a";
+  a.dtype = kc::numerics::DType::F32;
+  a.shape = {1 << 20};
+  a.strides = {1};
+  a.storage = 1 << 20;
+  kc::run::ArgSpec y = a;
+  y.name = "y";
+  y.output = true;
+  s.args = {a, y};
+  const uint64_t image = 4ull * (1 << 20) + 2 * kc::run::kCanaryBytes;
+  CHECK(kc::check::caseDeviceBytes(s, false, 3) == 2 * image);
+  // Streamed: a pristine copy of the input, and a second output copy for the repeats.
+  CHECK(kc::check::caseDeviceBytes(s, true, 1) == 2 * image + 4ull * (1 << 20));
+  CHECK(kc::check::caseDeviceBytes(s, true, 3) == 3 * image + 4ull * (1 << 20));
+
+  // The int8 GEMM of the issue at M = N = 2^31: 281 TB against one H200.
+  CHECK(kc::check::memoryObstacle(281474976711168ull, 141ull << 30, "device memory", "the device has") ==
+        "needs about 256.0 TiB of device memory; the device has 141.0 GiB");
+  CHECK(kc::check::memoryObstacle(1ull << 30, 141ull << 30, "device memory", "the device has").empty());
+  CHECK(kc::check::memoryObstacle(1ull << 40, std::nullopt, "device memory", "the device has").empty());
+  auto host = kc::check::availableHostBytes();
+  REQUIRE(host);
+  CHECK(*host > (16ull << 20));
+}

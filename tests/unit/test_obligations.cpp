@@ -82,7 +82,7 @@ TEST_CASE("obligations: the kinds built for the softmax example", "[obligations]
   REQUIRE(w31);
   CHECK(w31->estimate == "sat: R*H reaches 17179869184 at the dims' maxima");
   CHECK(w31->smt2.find("(set-logic QF_NIA)") != std::string::npos);
-  CHECK(w31->smt2.find("(assert (> (* R H) 2147483647))") != std::string::npos);
+  CHECK(w31->smt2.find("(assert (> (* R H) 2147483648))") != std::string::npos);
 
   // Every script is complete SMT-LIB2: options before the logic, one check-sat.
   for (const auto& o : b->obligations) {
@@ -185,7 +185,7 @@ contract acme.small@1 {
   }
 }
 kernel big(x: f32[N, M]) -> (y: f32[N])
-  where N in 65536..65536, M in 32768..32768
+  where N in 65536..65536, M in 32769..32769
 contract acme.big@1 {
   scope {
     kernel big
@@ -203,18 +203,18 @@ contract acme.big@1 {
   CHECK(small->expected == obl::Answer::Unsat);
   CHECK(small->estimate == "unsat (trivially): N*M is at most 1000000");
   CHECK(small->smt2.find("(assert (<= 1 N 1000))") != std::string::npos);
-  CHECK(small->smt2.find("(assert (> (* N M) 2147483647))") != std::string::npos);
+  CHECK(small->smt2.find("(assert (> (* N M) 2147483648))") != std::string::npos);  // plan/index_width.h
   const auto* small1 = find(*b, "acme.small@1/index-width-32/y");
   REQUIRE(small1);
   CHECK(small1->estimate == "unsat (trivially): N is at most 1000");
 
-  // 2^16 * 2^15 = 2^31: over 2^31 - 1, not over 2^32 - 1.
+  // 2^16 * (2^15 + 1): over 2^31 (an element at index 2^31), not over 2^32.
   const auto* big31 = find(*b, "acme.big@1/index-width-31/x");
   const auto* big32 = find(*b, "acme.big@1/index-width-32/x");
   REQUIRE(big31);
   REQUIRE(big32);
-  CHECK(big31->estimate == "sat: N*M reaches 2147483648 at the dims' maxima");
-  CHECK(big32->estimate == "unsat (trivially): N*M is at most 2147483648");
+  CHECK(big31->estimate == "sat: N*M reaches 2147549184 at the dims' maxima");
+  CHECK(big32->estimate == "unsat (trivially): N*M is at most 2147549184");
   CHECK(big31->purpose.find("the plan must hold a large-index case or the scope must exclude it") != std::string::npos);
   // No closeness post: no blind-band obligation; dims at lo > 8 stay symbolic.
   for (const auto& o : b->obligations) {

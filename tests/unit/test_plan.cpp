@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -269,15 +270,19 @@ contract acme.big@1 {
     if (c.why == "large-index") large.push_back(&c);
   REQUIRE(large.size() == 2);  // x and y have one shape: one case per threshold
   const uint64_t two31 = uint64_t{1} << 31, two32 = uint64_t{1} << 32;
-  // H has the larger range: it grows to its maximum, then R just far enough.
-  CHECK(dimOf(*large[0], "H") == 262144);
+  // Neither dim alone reaches 2^31: H (the larger range) grows to its maximum, R just far
+  // enough, then H shrinks back to the smallest value that still passes; no dim stays at
+  // its range's end.
   CHECK(dimOf(*large[0], "R") == 8193);
+  CHECK(dimOf(*large[0], "H") == 262113);
   CHECK(large[0]->largeIndex == 31);
   CHECK(large[0]->maxElements > two31);
-  CHECK(large[0]->maxElements - 262144 <= two31);
+  CHECK(large[0]->maxElements - 8193 <= two31);
   CHECK(large[1]->largeIndex == 32);
   CHECK(large[1]->maxElements > two32);
+  CHECK(large[1]->maxElements - 16385 <= two32);
   CHECK(dimOf(*large[1], "R") == 16385);
+  CHECK(dimOf(*large[1], "H") == 262129);
   CHECK(large[0]->memoryBytes == 2 * large[0]->maxElements * 4);
   CHECK_FALSE(large[0]->cells.all);  // sample(4096) + boundary
   CHECK(large[0]->cells.sample == 4096);
@@ -409,4 +414,41 @@ contract t.rowsum@1 "row sums" applies std.mem.strides@1 {
                                     [](const kc::plan::Layout& l) { return l.text == "step(2)"; });
   CHECK(step->kind == "step");
   CHECK(step->n == 2);
+}
+
+TEST_CASE("plan: every standard op's cases fit one H200, large dims one at a time, every dtype", "[plan][ops]") {
+  namespace fs = std::filesystem;
+  const uint64_t h200 = 141000000000ull;  // bytes of device memory
+  size_t ops = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(KC_SOURCE_DIR) / "stdlib/ops")) {
+    if (e.path().extension() != ".kcontract") continue;
+    auto p = planFile(e.path().string());
+    for (const auto& plan : p->plans) {
+      INFO(plan.contract);
+      ++ops;
+      std::set<std::string> largeDTypes;
+      bool anyLarge = false;
+      for (const auto& c : plan.cases) {
+        INFO(c.id);
+        // The streamed path holds every tensor and a pristine copy of the inputs: at most twice.
+        CHECK(2 * c.memoryBytes <= h200);
+        if (c.why != "large-index") continue;
+        anyLarge = true;
+        CHECK(c.largeIndex != 0);
+        size_t large = 0;  // dims past 65536: one, the grown one (a second one only when needed)
+        size_t atEnd = 0;
+        for (const auto& [d, v] : c.dims) {
+          large += v > 65536;
+          atEnd += v == plan.dim(d)->hi;
+        }
+        CHECK(large == 1);
+        CHECK(atEnd == 0);
+        for (const auto& [var, dt] : c.dtypes) largeDTypes.insert(var + "=" + dt);
+      }
+      if (anyLarge)
+        for (const auto& v : plan.dtypeVars)
+          for (const auto& a : v.allowed) CHECK(largeDTypes.count(v.name + "=" + a));
+    }
+  }
+  CHECK(ops >= 20);
 }

@@ -292,9 +292,9 @@ TEST_CASE("smt: pre-satisfiable", "[smt][obligations]") {
 }
 
 TEST_CASE("smt: index widths", "[smt][obligations]") {
-  // 2^20 * 2^11 = 2^31 elements: past 2^31 - 1, not past 2^32 - 1.
+  // 2^20 * 2049 elements: past 2^31 (an element at index 2^31), not past 2^32.
   auto b = build(contract("acme.width@1", "    w > 0", "x[i]", "0 * |x[i]|", "N in 1..1024") +
-                 "kernel m(a: f32[M, K]) -> (s: f32[M])\n  where M in 1..2^20, K in 1..2048\n"
+                 "kernel m(a: f32[M, K]) -> (s: f32[M])\n  where M in 1..2^20, K in 1..2049\n"
                  "contract acme.width.m@1 {\n  scope {\n    kernel m\n  }\n  oracle f64 {\n    s[i] = sum(k, a[i, k])\n  }\n"
                  "  post {\n    forall i: s[i] >= 0\n  }\n}\n");
   CHECK(answerOf(b->get("acme.width@1/index-width-31/x")) == smt::Answer::Unsat);
@@ -303,7 +303,7 @@ TEST_CASE("smt: index widths", "[smt][obligations]") {
   smt::Result r = smt::solve(b->get("acme.width.m@1/index-width-31/a").smt2, inProcess());
   REQUIRE(r.answer == smt::Answer::Sat);
   REQUIRE(r.model.size() == 2);
-  CHECK(std::stoll(r.model[0].value) * std::stoll(r.model[1].value) > 2147483647LL);
+  CHECK(std::stoll(r.model[0].value) * std::stoll(r.model[1].value) > 2147483648LL);
 }
 
 TEST_CASE("smt: defined", "[smt][obligations]") {
