@@ -144,8 +144,11 @@ expect "calibrate --all --backend cuda: every CUDA pair shows all three states" 
 
 echo
 echo "== 4. check --op softmax on the CUDA softmax kernels (f32 and bf16)"
+# The kernels take f32 and bf16 (the op also has f16): a suite says what they support.
 for k in softmax softmax_no_max; do
-  "$KC" check --op softmax --backend cuda --timeout 60 --impl "examples/softmax/$k.cu:kc_acme_softmax" >"$work/op_$k.txt" 2>&1
+  printf 'kcontract-suite: 1\nbackend: cuda\nkernels:\n  - {impl: %s, entry: kc_acme_softmax, op: softmax, supports: {dtypes: [f32, bf16]}}\n' \
+    "$root/examples/softmax/$k.cu" >"$work/op_$k.yaml"
+  "$KC" check "$work/op_$k.yaml" --timeout 60 >"$work/op_$k.txt" 2>&1
   rc=$?
   sed -n '/^kernel /,$p' "$work/op_$k.txt"
   echo "[exit $rc] (${SECONDS} s so far)"
@@ -159,7 +162,7 @@ done
 
 echo
 echo "== 5. rows past the grid y limit: contracts/calibration/cuda/grid_rows.yaml --expect"
-"$KC" check contracts/calibration/cuda/grid_rows.yaml --expect --timeout 60 2>&1 | sed -n '/^kernel /,$p'
+"$KC" check contracts/calibration/cuda/grid_rows.yaml --expect --timeout 60 2>&1 | sed -n '/^kernel /,$p;/: error: /,/^$/p'
 rc=${PIPESTATUS[0]}
 echo "[exit $rc] (${SECONDS} s)"
 expect "grid_rows.yaml: softmax_grid_y.cu FAILs with tail-unwritten, softmax_rows.cu passes" "$([[ $rc == 0 ]]; echo $?)" "exit $rc"
