@@ -441,7 +441,7 @@ TEST_CASE("plan: every standard op's cases fit one H200, large dims one at a tim
           large += v > 65536;
           atEnd += v == plan.dim(d)->hi;
         }
-        CHECK(large == 1);
+        CHECK(large <= 1);  // none where every dim stops at 65,536 (attention) and two grow
         CHECK(atEnd == 0);
         for (const auto& [var, dt] : c.dtypes) largeDTypes.insert(var + "=" + dt);
       }
