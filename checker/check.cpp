@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <set>
 
 #include <unistd.h>
 
@@ -408,6 +409,13 @@ std::optional<uint64_t> availableHostBytes() {
 
 std::vector<const plan::Case*> selectCases(const plan::Plan& plan, const Supports& s, const RunOptions& opts) {
   std::vector<const plan::Case*> out;
+  // --dtype X narrows the dtype variables that take X in some case (embedding's T, not its
+  // index dtype I); a plan where none does has no case at X.
+  std::set<std::string> narrowed;
+  for (const plan::Case& c : plan.cases)
+    for (const auto& [var, dt] : c.dtypes)
+      if (dt == opts.dtype) narrowed.insert(var);
+  if (!opts.dtype.empty() && narrowed.empty()) return out;
   size_t position = 0;
   for (const plan::Case& c : plan.cases) {
     if (opts.onlyCase && c.number != opts.onlyCase) continue;
@@ -420,7 +428,7 @@ std::vector<const plan::Case*> selectCases(const plan::Plan& plan, const Support
       auto it = s.dtypes.find(var);
       if (it == s.dtypes.end()) it = s.dtypes.find("*");
       if (it != s.dtypes.end() && std::find(it->second.begin(), it->second.end(), dt) == it->second.end()) claimed = false;
-      if (!opts.dtype.empty() && dt != opts.dtype) claimed = false;
+      if (narrowed.count(var) && dt != opts.dtype) claimed = false;
     }
     if (!s.layouts.empty())
       for (const auto& [name, k] : c.layouts)

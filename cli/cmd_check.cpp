@@ -223,7 +223,8 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
     if (bar) bar->clear();
     if (st.selected < st.planned && textToStdout)
       std::cout << "note: " << job.label << ": " << st.selected << " of " << st.planned
-                << " planned cases are within what the kernel claims (and this shard); the rest were not run\n";
+                << " planned cases are within what the kernel claims" << (o.run.dtype.empty() ? "" : ", at --dtype " + o.run.dtype)
+                << " (and this shard); the rest were not run\n";
     std::vector<report::CaseResult> mine(results.begin() + static_cast<long>(first), results.end());
     if (textToStdout) {
       // Said once per job, so a case never reads as perturbed when it was not.
@@ -265,7 +266,7 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   auto o = std::make_shared<CheckCliOptions>();
   CLI::App* sub = app.add_subcommand("check", "Run kernels against their contracts and give every case a verdict");
   addJobOptions(sub, o->jobs);
-  sub->add_option("--dtype", o->run.dtype, "Run only the cases whose dtype variables are this dtype");
+  sub->add_option("--dtype", o->run.dtype, "Run only the cases at this dtype (the dtype variables that take it; an index dtype such as embedding's I stays free)");
   sub->add_option("--seed", o->run.seed, "The base seed of every plan (default 0)");
   sub->add_option("--format", o->format, report::reportFormatList(true));
   sub->add_option("--out", o->out, "Write the --format report to this file (the text report still goes to stdout)");

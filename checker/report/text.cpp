@@ -214,9 +214,11 @@ std::string summaryTable(const std::vector<CaseResult>& results, bool color) {
     std::array<int64_t, kVerdictCount> counts{};
     // The worst verdict of the cases that ran: a case SKIPPED does not make a row that passed
     // everything it ran SKIPPED (its reason is listed under the table); SKIPPED when none ran.
+    // Nor does a MISTRUSTED case (it says nothing about the kernel) make a row MISTRUSTED when
+    // other cases passed: listed under the table too, as jobOutcome() counts it.
     Verdict worst = Verdict::Skipped;
     bool ran = false;
-    std::vector<std::pair<std::string, int64_t>> skips;  // reason, cases
+    std::vector<std::pair<std::string, int64_t>> skips, mistrusts;  // reason, cases
     std::vector<std::string> signatures;
     Row(std::string k, std::string c, std::string b) : kernel(std::move(k)), contract(std::move(c)), backend(std::move(b)) {}
   };
@@ -233,15 +235,22 @@ std::string summaryTable(const std::vector<CaseResult>& results, bool color) {
       row->worst = row->ran ? worseVerdict(row->worst, r.verdict) : r.verdict;
       row->ran = true;
     }
-    if (r.verdict == Verdict::Skipped) {
-      auto s = std::find_if(it->skips.begin(), it->skips.end(), [&](const auto& k) { return k.first == r.reason; });
-      if (s == it->skips.end()) it->skips.emplace_back(r.reason, 1);
+    if (r.verdict == Verdict::Skipped || r.verdict == Verdict::Mistrusted) {
+      auto& list = r.verdict == Verdict::Skipped ? it->skips : it->mistrusts;
+      auto s = std::find_if(list.begin(), list.end(), [&](const auto& k) { return k.first == r.reason; });
+      if (s == list.end()) list.emplace_back(r.reason, 1);
       else ++s->second;
     }
     for (const auto& sig : shownSignatures(r))
       if (std::find(it->signatures.begin(), it->signatures.end(), sig) == it->signatures.end())
         it->signatures.push_back(sig);
   }
+
+  for (auto& row : rows)
+    if (row.worst == Verdict::Mistrusted && row.counts[static_cast<size_t>(Verdict::Pass)] > 0) row.worst = Verdict::Pass;
+  if (total.worst == Verdict::Mistrusted &&
+      std::none_of(rows.begin(), rows.end(), [](const Row& row) { return row.worst == Verdict::Mistrusted; }))
+    total.worst = Verdict::Pass;
 
   // Cells as plain text (widths come from these), the verdict coloured separately.
   std::vector<size_t> shown;  // verdicts with a column
@@ -286,9 +295,10 @@ std::string summaryTable(const std::vector<CaseResult>& results, bool color) {
   out += std::string(ruleWidth - 2, '-') + "\n";
   out += render(table.back(), &total);
   for (const Row& row : rows)
-    for (const auto& [reason, n] : row.skips)
-      out += "skipped: " + row.kernel + "  " + row.contract + "  " + row.backend + ": " + std::to_string(n) +
-             (n == 1 ? " case: " : " cases: ") + reason + "\n";
+    for (const auto* list : {&row.skips, &row.mistrusts})
+      for (const auto& [reason, n] : *list)
+        out += std::string(list == &row.skips ? "skipped: " : "mistrusted: ") + row.kernel + "  " + row.contract + "  " +
+               row.backend + ": " + std::to_string(n) + (n == 1 ? " case: " : " cases: ") + reason + "\n";
   return out;
 }
 

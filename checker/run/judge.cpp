@@ -147,6 +147,7 @@ struct Judging {
   bool fate();
   void harnessChecks();
   bool oracleOverInputs();
+  void overflowedCells();
   void postconditions();
   void completeness();
   void errorStatistics();
@@ -263,6 +264,24 @@ bool Judging::oracleOverInputs() {
     return true;
   }
   return false;
+}
+
+// Where the exact result is beyond an output dtype's range, its value in that dtype is the
+// infinity of its sign (IEEE round to nearest), which a correct kernel writes: an f16 sum
+// of 10^9, say. The postconditions compare such a cell as the oracle itself, so that
+// |y - y*| is 0 and not inf - 10^9. An infinity where the exact result fits the dtype (an
+// f16 accumulator that overflowed on the way) is compared as written, and fails.
+void Judging::overflowedCells() {
+  for (const ArgSpec& spec : s.args) {
+    auto it = r.oracle.find(spec.name);
+    if (!spec.output || it == r.oracle.end() || !numerics::isFloat(spec.dtype)) continue;
+    const std::vector<double>& ystar = it->second.data;
+    std::vector<double>& y = b.outputs.at(spec.name).data;
+    forEachChunk(y.size(), in.threads, [&](unsigned, size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i)
+        if (std::isinf(y[i]) && std::isfinite(ystar[i]) && numerics::roundTo(spec.dtype, ystar[i]) == y[i]) y[i] = ystar[i];
+    });
+  }
 }
 
 // 4. Every postcondition of the case; the wrong cells of each output.
@@ -389,7 +408,10 @@ bool Judging::oracleUnfit() {
       oracle::Tensor& t = ideal[spec.name];
       t = it->second;
       forEachChunk(t.data.size(), in.threads, [&](unsigned, size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) t.data[i] = numerics::roundTo(spec.dtype, t.data[i]);
+        for (size_t i = begin; i < end; ++i) {
+          double rounded = numerics::roundTo(spec.dtype, t.data[i]);
+          if (!(std::isinf(rounded) && std::isfinite(t.data[i]))) t.data[i] = rounded;  // see overflowedCells()
+        }
       });
     }
     for (auto& [name, t] : ideal) std::swap(b.outputs.at(name), t);
@@ -485,6 +507,7 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
     return;
   }
   PhaseTimer postsTimer(in.phases ? &in.phases->posts : nullptr);
+  j.overflowedCells();
   j.postconditions();
   postsTimer.stop();
   PhaseTimer restTimer(in.phases ? &in.phases->judgeRest : nullptr);

@@ -10,6 +10,7 @@
 #include "checker/report/jsonl.h"
 #include "checker/report/junit.h"
 #include "checker/report/sarif.h"
+#include "checker/report/summary.h"
 #include "checker/report/text.h"
 
 using namespace kc::report;
@@ -395,12 +396,13 @@ TEST_CASE("text: the summary table has a row per kernel, contract, backend", "[r
   // Text columns left-aligned, counts right-aligned, two spaces between columns; the
   // verdict columns are those some case has; zero counts are blank.
   const std::vector<std::string> expected = {
-      "kernel                                        contract                   backend  PASS  FAIL  MISTRUSTED  SKIPPED  verdict     signatures",
-      "examples/softmax/softmax_no_max.c:kc_softmax  acme.softmax.rows@1        host        1     2                       FAIL        overflow, unclassified",
-      "examples/softmax/softmax_no_max.c:kc_softmax  acme.softmax.sum_to_one@1  host        1                 1           MISTRUSTED",
+      "kernel                                        contract                   backend  PASS  FAIL  MISTRUSTED  SKIPPED  verdict  signatures",
+      "examples/softmax/softmax_no_max.c:kc_softmax  acme.softmax.rows@1        host        1     2                       FAIL     overflow, unclassified",
+      "examples/softmax/softmax_no_max.c:kc_softmax  acme.softmax.sum_to_one@1  host        1                 1           PASS",
       "examples/softmax/softmax.c:kc_softmax         acme.softmax.rows@1        cuda                                   1  SKIPPED",
-      "-----------------------------------------------------------------------------------------------------------------------------------------------------",
+      "--------------------------------------------------------------------------------------------------------------------------------------------------",
       "total                                         6 cases                                2     2           1        1  FAIL",
+      "mistrusted: examples/softmax/softmax_no_max.c:kc_softmax  acme.softmax.sum_to_one@1  host: 1 case: every output cell is NaN: the check proved nothing",
       "skipped: examples/softmax/softmax.c:kc_softmax  acme.softmax.rows@1  cuda: 1 case: backend cuda is not available",
   };
   const std::string table = summaryTable(mixedSet(), false);
@@ -414,7 +416,7 @@ TEST_CASE("text: the summary table has a row per kernel, contract, backend", "[r
   REQUIRE(lines.size() == expected.size());
   for (size_t i = 0; i < lines.size(); ++i) CHECK(lines[i] == expected[i]);
   const std::string colored = summaryTable(mixedSet(), true);
-  CHECK(colored.find("\x1b[31mFAIL\x1b[0m        overflow") != std::string::npos);
+  CHECK(colored.find("\x1b[31mFAIL\x1b[0m     overflow") != std::string::npos);
   CHECK(colored.find("\x1b[33mSKIPPED\x1b[0m\n") != std::string::npos);
   CHECK(summaryTable({}, false) == "no cases\n");
 }
@@ -436,6 +438,30 @@ TEST_CASE("text: a kernel that passed every case it ran is PASS, its skips liste
   const std::string none = summaryTable({big}, false);
   CHECK(none.find("  SKIPPED\n") != std::string::npos);
   CHECK(none.find("  PASS") == std::string::npos);
+}
+
+TEST_CASE("text: a MISTRUSTED case beside passes leaves the row PASS, listed; alone it is MISTRUSTED", "[report]") {
+  CaseResult ran = passCase();
+  CaseResult weak = passCase();
+  weak.caseId = "acme.softmax.rows@1#9";
+  weak.verdict = Verdict::Mistrusted;
+  weak.reason = "the postconditions of this case accept an output of zeros and an output far from the oracle alike: it proves nothing";
+  const std::string table = summaryTable({ran, weak}, false);
+  CHECK(table.find("  PASS\n") != std::string::npos);
+  CHECK(table.find("MISTRUSTED  verdict") != std::string::npos);  // the column still counts it
+  CHECK(table.find("mistrusted: " + ran.kernel + "  " + ran.contract + "  host: 1 case: " + weak.reason + "\n") !=
+        std::string::npos);
+  CHECK(jobOutcome({ran, weak}, false) == "pass");
+  // Nothing but a case that proves nothing: MISTRUSTED, never PASS.
+  const std::string alone = summaryTable({weak}, false);
+  CHECK(alone.find("  MISTRUSTED\n") != std::string::npos);
+  CHECK(alone.find("  PASS") == std::string::npos);
+  CHECK(jobOutcome({weak}, false) == "mistrusted");
+  // A failure beside them is still FAIL.
+  CaseResult bad = passCase();
+  bad.caseId = "acme.softmax.rows@1#10";
+  bad.verdict = Verdict::Fail;
+  CHECK(summaryTable({ran, weak, bad}, false).find("  FAIL") != std::string::npos);
 }
 
 TEST_CASE("text: progress bar", "[report]") {
