@@ -71,15 +71,35 @@ std::optional<plan::Case> controlCase(const plan::Plan& plan, const plan::Case& 
   return out;
 }
 
+namespace {
+
+bool isGeneric(const sema::SignatureInfo& sig) {
+  return std::all_of(sig.clauses.begin(), sig.clauses.end(), [](const sema::SignatureClause& cl) {
+    return cl.kind == ast::SignatureClauseKind::WrongCells || cl.kind == ast::SignatureClauseKind::ErrorGrows;
+  });
+}
+
+// The generic signatures of `names` that do not come from a class in `classes` (the
+// contract's own, or another class's).
+std::vector<std::string> genericSignaturesNotOf(const sema::ContractInfo& ct, const std::vector<std::string>& names,
+                                                const std::vector<std::string>& classes) {
+  std::vector<std::string> out;
+  for (const auto& sig : ct.signatures) {
+    bool owned = sig.origin.fromClass && contains(classes, sig.origin.id);
+    if (owned || !contains(names, sig.name) || !isGeneric(sig)) continue;
+    if (!contains(out, sig.name)) out.push_back(sig.name);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> genericSignaturesOf(const sema::ContractInfo& ct, const std::vector<std::string>& names,
                                              const std::vector<std::string>& classes) {
   std::vector<std::string> out;
   for (const auto& sig : ct.signatures) {
     if (!sig.origin.fromClass || !contains(classes, sig.origin.id) || !contains(names, sig.name)) continue;
-    bool generic = std::all_of(sig.clauses.begin(), sig.clauses.end(), [](const sema::SignatureClause& cl) {
-      return cl.kind == ast::SignatureClauseKind::WrongCells || cl.kind == ast::SignatureClauseKind::ErrorGrows;
-    });
-    if (generic && !contains(out, sig.name)) out.push_back(sig.name);
+    if (isGeneric(sig) && !contains(out, sig.name)) out.push_back(sig.name);
   }
   return out;
 }
@@ -106,7 +126,17 @@ void attributeByControl(const ControlRun& in, report::CaseResult& result) {
   } catch (const std::exception&) {
     return;  // no control: the names stand
   }
-  if (verdict.verdict != report::Verdict::Fail) return;  // the class's inputs are needed: its names stand
+  if (verdict.verdict == report::Verdict::Pass) {
+    // The class's inputs are needed: its names stand, and the generic names of others (an
+    // "error grows with H" of the contract's own, which any wrong cell satisfies) go.
+    std::vector<std::string> others = genericSignaturesNotOf(*in.contract, result.signatures, owners);
+    std::vector<std::string> kept;
+    for (const auto& s : result.signatures)
+      if (!contains(others, s)) kept.push_back(s);
+    if (!kept.empty()) result.signatures = kept;
+    return;
+  }
+  if (verdict.verdict != report::Verdict::Fail) return;  // no verdict from the control: the names stand
   std::vector<std::string> kept;
   for (const auto& s : result.signatures)
     if (!contains(suspect, s)) kept.push_back(s);

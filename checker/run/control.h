@@ -40,7 +40,8 @@ struct ControlRun {
   unsigned threads = 2;
 };
 
-// Applies the control run to a FAIL result (see above); leaves any other result alone.
+// Applies the control run to a FAIL result (see above); leaves any other result alone. When
+// the control passes, the class's names stand and the generic names of others are dropped.
 void attributeByControl(const ControlRun& in, report::CaseResult& result);
 
 }  // namespace kc::run
