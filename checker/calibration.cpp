@@ -7,6 +7,7 @@
 
 #include "checker/report/builtin_signatures.h"
 #include "checker/yaml_reader.h"
+#include "stdlib/numerics/dtype.h"
 #include "compiler/targets.h"
 
 namespace kc::check {
@@ -48,6 +49,10 @@ CalibrationManifest loadCalibration(const std::string& path) {
     e.signature = rd.scalar(c["signature"], "'signature'");
     if (c["backend"]) e.backend = rd.scalar(c["backend"], "'backend'");
     if (c["rationale"]) e.rationale = rd.scalar(c["rationale"], "'rationale'");
+    if (c["dtype"]) {
+      e.dtype = rd.scalar(c["dtype"], "'dtype'");
+      if (!numerics::parseDType(e.dtype)) rd.fail(c["dtype"], "'dtype' is a dtype (f32, bf16, f16, ...); got '" + e.dtype + "'");
+    }
     if (c["allclose-prefill"]) {
       std::string v = rd.scalar(c["allclose-prefill"], "'allclose-prefill'");
       if (v != "reference" && v != "poison") rd.fail(c["allclose-prefill"], "'allclose-prefill' is reference or poison; got '" + v + "'");
@@ -68,7 +73,7 @@ CalibrationManifest loadCalibration(const std::string& path) {
   if (cs)
     for (const auto& c : cs) {
       if (!c.IsMap()) rd.fail(c, "each entry is a map: class, contract, conforming, violating, signature");
-      rd.onlyKeys(c, {"class", "contract", "conforming", "violating", "signature", "backend", "rationale", "allclose-prefill", "allclose-dims"}, "an entry");
+      rd.onlyKeys(c, {"class", "contract", "conforming", "violating", "signature", "backend", "rationale", "allclose-prefill", "allclose-dims", "dtype"}, "an entry");
       for (const char* key : {"class", "contract"})
         if (!c[key]) rd.fail(c, std::string("an entry needs '") + key + "'");
       CalibrationEntry e;
@@ -81,7 +86,7 @@ CalibrationManifest loadCalibration(const std::string& path) {
   if (os)
     for (const auto& c : os) {
       if (!c.IsMap()) rd.fail(c, "each op entry is a map: op, conforming, violating, signature");
-      rd.onlyKeys(c, {"op", "conforming", "violating", "signature", "backend", "rationale", "allclose-prefill", "allclose-dims"}, "an op entry");
+      rd.onlyKeys(c, {"op", "conforming", "violating", "signature", "backend", "rationale", "allclose-prefill", "allclose-dims", "dtype"}, "an op entry");
       if (!c["op"]) rd.fail(c, "an op entry needs 'op' (the standard op's name, as in 'op: relu')");
       CalibrationEntry e;
       e.op = rd.scalar(c["op"], "'op'");

@@ -37,6 +37,9 @@ struct CalibrationEntry {
   // `allclose-dims: {H: 32}`: the allclose case at these sizes rather than the friendly ones,
   // for a pair whose plain allclose baseline is a smaller shape (at most the friendly size).
   std::vector<std::pair<std::string, int64_t>> allcloseDims;
+  // `dtype: f16`: all three states at this dtype (check --dtype; the allclose case too)
+  // rather than the contract's whole plan and an f32 allclose case.
+  std::string dtype;
   int line = 0;
   bool isOp() const { return !op.empty(); }
 };

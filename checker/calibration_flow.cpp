@@ -109,6 +109,16 @@ void checkAllcloseDims(const CalibrationEntry& e, const sema::ContractInfo& ct, 
   }
 }
 
+// `dtype` is one some dtype variable of the contract's kernel takes.
+void checkDtype(const CalibrationEntry& e, const sema::ContractInfo& ct, const std::string& at,
+                std::vector<std::string>& problems) {
+  if (e.dtype.empty()) return;
+  plan::Plan p = plan::makePlan(ct);
+  for (const auto& v : p.dtypeVars)
+    if (std::find(v.allowed.begin(), v.allowed.end(), e.dtype) != v.allowed.end()) return;
+  problems.push_back(at + "'dtype': no dtype variable of " + ct.id + " takes " + e.dtype);
+}
+
 // The friendly case at the baseline's own shape. Its memory and size estimates grow by the
 // factor the dims grow (an upper bound: no tensor grows more), so the usual limits still apply.
 void applyAllcloseDims(const CalibrationEntry& e, plan::Plan& p) {
@@ -195,6 +205,7 @@ bool Calibration::prepare(Compilation& c, const CalibrateOptions& o, bool warnin
     for (const auto& s : ct->signatures) known = known || s.name == e->signature;
     if (!known) problems.push_back(at + "contract " + ct->id + " has no signature '" + e->signature + "'");
     checkAllcloseDims(*e, *ct, at, problems);
+    checkDtype(*e, *ct, at, problems);
   }
   // --all: every shipped class has a calibration pair.
   if (o.all && shipped)
@@ -223,7 +234,7 @@ CalibrationSummary Calibration::run(CalibrationObserver& observer) {
   sum.uncalibrated = uncalibrated_;
   sum.uncalibratedOps = uncalibratedOps_;
   // A conforming kernel shared by several pairs of one contract runs once.
-  std::map<std::tuple<std::string, std::string, std::string>, StateResult> conformingRuns;
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, StateResult> conformingRuns;
   for (const auto& entry : chosen_) {
     const CalibrationEntry* e = &entry;
     const sema::ContractInfo* ct = findContract(c, e->contract);
@@ -234,11 +245,13 @@ CalibrationSummary Calibration::run(CalibrationObserver& observer) {
     job.backend = e->backend;
     observer.pair(*e, *ct);
 
+    RunOptions run = run_;
+    if (!e->dtype.empty()) run.dtype = e->dtype;
     job.label = e->conforming;
     job.kernel = kernelRef(e->conforming, "", *ct);
-    auto key = std::make_tuple(ct->id, e->conforming, e->backend);
+    auto key = std::make_tuple(ct->id, e->conforming, e->backend, e->dtype);
     auto known = conformingRuns.find(key);
-    if (known == conformingRuns.end()) known = conformingRuns.emplace(key, conformingState(runAll(job, run_))).first;
+    if (known == conformingRuns.end()) known = conformingRuns.emplace(key, conformingState(runAll(job, run))).first;
     StateResult conforming = known->second;
     observer.state("conforming passes the contract     ", conforming);
 
@@ -246,11 +259,12 @@ CalibrationSummary Calibration::run(CalibrationObserver& observer) {
     job.kernel = kernelRef(e->violating, "", *ct);
     run::Allclose ac;
     ac.prefillReference = e->prefillReference;
-    RunOptions plain = run_;
+    RunOptions plain = run;
     plain.allclose = &ac;
     plain.rewritePlan = [&](plan::Plan& p) {
       plan::Options po;
       po.seed = run_.seed;
+      if (!e->dtype.empty()) po.friendlyDtype = e->dtype;
       p = plan::friendlyPlan(*ct, po, 5);
       applyAllcloseDims(*e, p);
     };
@@ -259,7 +273,7 @@ CalibrationSummary Calibration::run(CalibrationObserver& observer) {
     if (e->prefillReference) allclose.summary += ", output buffers holding the reference";
     observer.state("violating passes a plain allclose  ", allclose);
 
-    StateResult caught = caughtState(runAll(job, run_), e->signature);
+    StateResult caught = caughtState(runAll(job, run), e->signature);
     observer.state("contract catches the violating one ", caught);
 
     bool ok = conforming.outcome == StateOutcome::Shown && allclose.outcome == StateOutcome::Shown &&

@@ -26,7 +26,8 @@ int fail(const std::string& message) {
 
 struct Printer : check::CalibrationObserver {
   void pair(const check::CalibrationEntry& e, const sema::ContractInfo& ct) override {
-    std::cout << (e.isOp() ? "op " + e.op : e.classId) << "  (" << ct.id << ", " << e.backend << ")\n";
+    std::cout << (e.isOp() ? "op " + e.op : e.classId) << "  (" << ct.id << ", " << e.backend
+              << (e.dtype.empty() ? "" : ", " + e.dtype) << ")\n";
     if (!e.rationale.empty()) std::cout << "  violating kernel: " << e.rationale << "\n";
   }
   void state(const char* what, const check::StateResult& s) override {

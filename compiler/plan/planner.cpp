@@ -59,8 +59,8 @@ class Planner : PlanState {
     c.why = "allclose";
     for (const DimPlan& d : p.dims) c.dims.emplace_back(d.name, friendlyValue(d));
     for (const DTypeVarPlan& v : p.dtypeVars) {
-      auto f32 = std::find(v.allowed.begin(), v.allowed.end(), "f32");
-      c.dtypes.emplace_back(v.name, f32 != v.allowed.end() ? *f32 : v.allowed.empty() ? "f32" : v.allowed.front());
+      auto wanted = std::find(v.allowed.begin(), v.allowed.end(), o_.friendlyDtype);
+      c.dtypes.emplace_back(v.name, wanted != v.allowed.end() ? *wanted : v.allowed.empty() ? "f32" : v.allowed.front());
     }
     for (TensorPlan& t : p.tensors) {
       if (!t.scalar) c.layouts.emplace_back(t.name, indexOf(t.layouts, "contiguous", [](const Layout& l) { return l.text; },

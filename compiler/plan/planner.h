@@ -15,13 +15,15 @@ namespace kc::plan {
 struct Options {
   uint64_t seed = 0;      // the base seed (--seed)
   size_t maxCases = 256;  // cases kept per contract; the rest are counted as dropped
+  std::string friendlyDtype = "f32";  // friendlyPlan's dtype, where a dtype variable allows it
 };
 
 // The plan of one contract (not a class). A contract without a kernel gets a plan without cases.
 Plan makePlan(const sema::ContractInfo& contract, const Options& options = {});
 
 // The plan a plain allclose test would run, for calibration: one case at a friendly shape
-// (every dim a multiple of its declared tiles, else 64), the first dtype (f32 when allowed),
+// (every dim a multiple of its declared tiles, else 64), options.friendlyDtype where a dtype
+// variable allows it (f32 by default), else its first dtype,
 // contiguous layouts, for floating-point inputs the contract's own first plain distribution
 // (else normal(0, 1); other inputs keep their first distribution), `seeds` seeds, one
 // launch, every cell.

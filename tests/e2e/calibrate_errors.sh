@@ -75,3 +75,24 @@ classes: []
 YAML
 kc calibrate "$WORK/cal/empty.yaml"
 kc calibrate std.op.no_such_op
+# `dtype:` that is no dtype, and one no dtype variable of the contract takes.
+cat >"$WORK/cal/bad_dtype.yaml" <<'YAML'
+kcontract-calibration: 1
+ops:
+  - op: relu
+    conforming: relu.c
+    violating: relu_nan.c
+    signature: nan-swallowed
+    dtype: f17
+YAML
+kc calibrate "$WORK/cal/bad_dtype.yaml"
+cat >"$WORK/cal/untaken_dtype.yaml" <<'YAML'
+kcontract-calibration: 1
+ops:
+  - op: relu
+    conforming: relu.c
+    violating: relu_nan.c
+    signature: nan-swallowed
+    dtype: i8
+YAML
+kc calibrate "$WORK/cal/untaken_dtype.yaml"
