@@ -15,6 +15,10 @@ inline constexpr uint64_t kIndexWidth32 = uint64_t{1} << 32;  // the first index
 // The threshold of a 31-bit (signed) or 32-bit (unsigned) index.
 constexpr uint64_t indexWidthLimit(int bits) { return bits == 31 ? kIndexWidth31 : kIndexWidth32; }
 
+// The class whose failures the large-index cases are made to show: on a contract that
+// applies it, those cases are its (plan::Case::origins), so `index-overflow` names them.
+inline constexpr char kIndexWidthClass[] = "std.mem.index-width@1";
+
 // Whether a tensor of `elements` elements holds an index a `bits`-bit index cannot hold.
 constexpr bool passesIndexWidth(uint64_t elements, int bits) { return elements > indexWidthLimit(bits); }
 

@@ -131,6 +131,7 @@ std::vector<std::string> CaseFinisher::caseOrigins(const Case& c) const {
   }
   for (const auto& x : plan_.perturb)
     if (x.text == c.perturb) take(x.origins, x.text == backend::perturb::kNone);
+  if (c.why == "large-index") asked.insert(kIndexWidthClass);
   std::vector<std::string> out;
   for (const auto& id : c_.applies)
     if (asked.count(id)) out.push_back(id);
