@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "compiler/plan/batch.h"
+#include "compiler/plan/index_width.h"
 #include "stdlib/numerics/dtype.h"
 
 namespace kc::plan::detail {
@@ -35,6 +36,9 @@ void AlternativesPlanner::planPerturb(const sema::KernelInfo& k) {
 
 void AlternativesPlanner::planEverywhere() {
   for (const std::string& id : c_.applies) {
+    // Its cases are the large-index ones (CaseFinisher::caseOrigins): an unwritten cell of
+    // an ordinary case is not an index overflow.
+    if (id == kIndexWidthClass) continue;
     bool caseWide = std::any_of(c_.protocol.caseWide.begin(), c_.protocol.caseWide.end(),
                                 [&](const sema::Origin& o) { return o.id == id; });
     auto mine = [&](const std::vector<sema::ProtocolBinding>& bs) {
