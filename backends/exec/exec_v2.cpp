@@ -186,13 +186,14 @@ int ExecBackend::launchV2(kc_tensor* args, int32_t nargs) {
     pendingFault_ = message.empty() ? std::string("the adaptor reports a device fault") : shortText(message, kTail);
     return 0;
   }
-  if (type == "error") {  // an exception: its last line first, then the traceback's tail
+  if (type == "error") {  // an exception: its last line here, the traceback into the case's output
     std::string last = message;
     while (!last.empty() && (last.back() == '\n' || last.back() == ' ')) last.pop_back();
     last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
-    throw BackendError("the adaptor reports an error: " + (last.empty() ? std::string("(no message)") : shortText(last)) +
-                       (last == message || message.empty() ? "" : "\n" + std::string(message.size() > kTail ? "..." : "") +
-                                                                      message.substr(message.size() > kTail ? message.size() - kTail : 0)));
+    if (last != message && !message.empty())
+      std::fprintf(stderr, "%s%s\n", message.size() > kTail ? "..." : "",
+                   message.substr(message.size() > kTail ? message.size() - kTail : 0).c_str());
+    throw BackendError("the adaptor reports an error: " + (last.empty() ? std::string("(no message)") : shortText(last)));
   }
   throw BackendError("the adaptor's reply has type '" + shortText(type) + "' (ok, error or fault); the adaptor was stopped");
 }
