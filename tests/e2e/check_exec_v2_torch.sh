@@ -33,3 +33,20 @@ echo "== protocol v1 still works"
 printf '{"python": "python3", "command": ["%s/adaptors/pytorch/kc_torch.py", "torch_attacks:relu"]}\n' "$ROOT_DIR" > v1.kcexec
 printf 'kcontract-suite: 1\nbackend: exec\nkernels:\n  - {impl: v1.kcexec, contract: relu.kcontract, supports: {dtypes: [f32], dims: {N: 65..65}}}\n' > v1.yaml
 kc check v1.yaml --timeout 120 2>&1 | tail -1
+echo "== the leak readings (kc_torch/device.py) on made-up counts: CUDA alone has them"
+python3 - "$ROOT_DIR/adaptors/pytorch" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import torch
+from kc_torch import device
+def run(memory, streams):
+    d = device.Device(torch.device("cpu"))
+    m, s = iter(memory), iter(streams)
+    d._allocated, d._live_streams = (lambda: next(m)), (lambda: next(s))
+    return [d.after_launch() for _ in memory][-1] or "(none)"
+print("memory kept per launch:", run([1000, 5096, 9192], [2, 2, 2]))
+print("memory kept once (a workspace):", run([1000, 5096, 5096], [2, 2, 2]))
+print("memory kept, below a block:", run([1000, 1100, 1200], [2, 2, 2]))
+print("a stream per launch:", run([0, 0, 0], [2, 3, 4]))
+print("a stream at the first launch only:", run([0, 0, 0], [2, 3, 3]))
+PY

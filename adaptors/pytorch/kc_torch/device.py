@@ -3,6 +3,7 @@ poisoning the caching allocator's free memory, the resources a kernel keeps (dev
 streams) and noise from another stream (perturbation)."""
 import contextlib
 import gc
+import weakref
 
 import torch
 
@@ -15,6 +16,36 @@ FAULT_TEXTS = ("illegal memory access", "device-side assert", "misaligned addres
 LEAK_BYTES_PER_LAUNCH = 512
 
 INT_OF_WIDTH = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
+_streams = None  # the live torch.cuda.Stream objects, once track_streams() ran
+
+
+def track_streams():
+    """Before the target is imported: torch.cuda.Stream becomes a subclass that puts every
+    instance into a weak set, so counting the streams a kernel keeps is exact and costs
+    nothing per launch (without it, a walk over gc.get_objects() counts them)."""
+    global _streams
+    if _streams is not None or not torch.cuda.is_available():
+        return
+    try:
+        base = torch.cuda.Stream
+        live = weakref.WeakSet()
+
+        class Stream(base):
+            def __new__(cls, *args, **kwargs):
+                s = super().__new__(cls, *args, **kwargs)
+                if "stream_id" not in kwargs:  # a new stream, not torch's wrapper of an existing one
+                    live.add(s)                # (torch.cuda.current_stream() makes those)
+                return s
+
+        Stream.__name__ = Stream.__qualname__ = "Stream"
+        Stream.__module__ = base.__module__
+        torch.cuda.Stream = Stream
+        torch.cuda.streams.Stream = Stream
+        _streams = live
+    except Exception:  # noqa: BLE001  (the gc walk still counts them)
+        _streams = None
 
 
 def is_fault(exc):
@@ -86,6 +117,8 @@ class Device:
     def _live_streams(self):
         if self.kind != "cuda":
             return None
+        if _streams is not None:
+            return len(_streams)
         return sum(1 for o in gc.get_objects() if isinstance(o, torch.cuda.Stream))
 
     def after_launch(self):

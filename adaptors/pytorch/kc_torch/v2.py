@@ -30,6 +30,8 @@ class Server:
     def __init__(self, args):
         self.args = args
         self.device = pick_device(args.device)
+        if self.device.type == "cuda":
+            devmod.track_streams()  # before the target imports torch.cuda.Stream
         self.module, target = load_target(args.target)
         self.fn = instantiate(self.module, target, self.device)
         self.dev = devmod.Device(self.device)
