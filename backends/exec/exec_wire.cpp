@@ -1,5 +1,6 @@
 #include "backends/exec/exec_wire.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -118,12 +119,19 @@ Received receiveMessage(int socket, size_t maxBytes) {
 SharedBuffer allocateShared(size_t bytes) {
   SharedBuffer b;
   size_t size = bytes ? bytes : 1;
-  b.fd = memfd_create("kc-exec-buffer", MFD_CLOEXEC);
+  b.fd = memfd_create("kc-exec-buffer", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (b.fd < 0) throw BackendError(std::string("exec: memfd_create: ") + std::strerror(errno));
   if (ftruncate(b.fd, static_cast<off_t>(size)) != 0) {
     int e = errno;
     close(b.fd);
     throw BackendError("exec: cannot size a shared buffer of " + std::to_string(size) + " bytes: " + std::strerror(e));
+  }
+  // Sealed at its size: an adaptor that shrank the file would make the worker's next access
+  // past the new end a SIGBUS, a crash of the worker.
+  if (fcntl(b.fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+    int e = errno;
+    close(b.fd);
+    throw BackendError(std::string("exec: cannot seal a shared buffer: ") + std::strerror(e));
   }
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, b.fd, 0);
   if (p == MAP_FAILED) {
