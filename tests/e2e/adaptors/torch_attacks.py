@@ -16,7 +16,7 @@ class ModelNew(torch.nn.Module):
     (unwritten-cells: the allocator's free memory holds the output's poison)."""
 
     def forward(self, x):
-        y = torch.empty(x.shape, dtype=x.dtype)
+        y = torch.empty(x.shape, dtype=x.dtype, device=x.device)
         y[:1] = torch.softmax(x[:1], dim=-1)
         return y
 
@@ -63,3 +63,43 @@ def relu_raises(x):
 def relu(x):
     """torch.relu as it is: PASS (through protocol v1 too)."""
     return torch.relu(x)
+
+
+# --- CUDA only: tests/e2e/adaptors/torch_cuda_attacks.yaml (run by the lead on the GPU) ----
+_kept = []
+
+
+class ModelNewPrivateStream(torch.nn.Module):
+    """softmax computed on a private stream and returned without waiting for it: FAIL
+    (unwritten-cells: only the adaptor's stream is synchronised before the outputs are read)."""
+
+    def forward(self, x):
+        s = torch.cuda.Stream()
+        y = torch.empty_like(x)
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            torch.cuda._sleep(200_000_000)  # about 0.1 s of spinning: the read comes first
+            y.copy_(torch.softmax(x, dim=-1))
+        return y
+
+
+def relu_stream_leak(x):
+    """correct relu on a stream it creates per call and keeps: FAIL (stream-leak)."""
+    s = torch.cuda.Stream()
+    _kept.append(s)
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        y = torch.relu(x)
+    torch.cuda.current_stream().wait_stream(s)
+    return y
+
+
+def relu_memory_leak(x):
+    """correct relu that keeps 4 MiB of device memory per call: FAIL (device-memory-leak)."""
+    _kept.append(torch.empty(1 << 20, device=x.device))
+    return torch.relu(x)
+
+
+def relu_device_assert(x):
+    """an index far out of range on the device: a device-side assert, CRASH (a fault reply)."""
+    return torch.relu(x)[torch.tensor([1 << 40], device=x.device)].expand(x.shape).contiguous()
