@@ -117,9 +117,10 @@ class Backend {
   virtual void synchronizeDevice() { synchronize(); }
   // A sticky device fault after a launch ("" when none): an illegal address, a launch failure.
   virtual std::string fault() = 0;
-  // After the last launch: a resource the kernel kept across launches, as one line ("" when
+  // After the last launch: a resource the kernel kept across launches, one line each ("" when
   // none; the CUDA backend reports device memory that is never freed). The case FAILs with
-  // the built-in signature device-memory-leak.
+  // the built-in signature device-memory-leak, or stream-leak for a line "streams: ..."
+  // (the exec backend passes on its adaptor's lines).
   virtual std::string resourceReport() { return ""; }
 
   // Whether buffers are byte addresses (a buffer plus n bytes is an address the copies and

@@ -280,7 +280,7 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
                   "on about N sampled cells), as cases too large for host memory run on a GPU; also KC_STREAM_CELLS");
   sub->add_option("--workers", o->workers,
                   "auto (default), fresh or reuse: a fresh worker process for every run of a case, or one per kernel "
-                  "while runs end cleanly (auto: reuse on CUDA, where a context costs about a second)");
+                  "while runs end cleanly (auto: reuse on CUDA, where a context costs about a second, and exec protocol v2)");
   sub->add_flag("--expect", o->expect,
                 "Exit 0 when every suite kernel gets the verdict its `expect` names (a calibration run), 1 otherwise");
   sub->add_option("--sanitize", o->sanitize,

@@ -78,64 +78,6 @@ std::string normalDescr(const std::string& d) { return d.size() > 1 ? d.substr(1
 
 }  // namespace
 
-ExecSpec readExecSpec(const std::string& path) {
-  std::string where = "the exec spec '" + path + "'";
-  if (!fs::is_regular_file(path)) throw BackendError("no exec spec '" + path + "'");
-  json j;
-  try {
-    j = json::parse(readText(path));
-  } catch (const std::exception& e) {
-    throw BackendError(where + " is not JSON: " + e.what());
-  }
-  if (!j.is_object()) throw BackendError(where + " must be a JSON object with \"command\"");
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (it.key() != "command" && it.key() != "env")
-      throw BackendError(where + ": unknown key \"" + it.key() + "\" (known: command, env)");
-  ExecSpec s;
-  if (!j.contains("command") || !j["command"].is_array() || j["command"].empty())
-    throw BackendError(where + ": \"command\" must be a non-empty array of strings (argv; no shell)");
-  for (const auto& a : j["command"]) {
-    if (!a.is_string()) throw BackendError(where + ": every element of \"command\" must be a string");
-    s.command.push_back(a.get<std::string>());
-  }
-  if (j.contains("env")) {
-    if (!j["env"].is_object()) throw BackendError(where + ": \"env\" must be an object of strings");
-    for (auto it = j["env"].begin(); it != j["env"].end(); ++it) {
-      if (!it.value().is_string()) throw BackendError(where + ": env \"" + it.key() + "\" must be a string");
-      s.env.emplace_back(it.key(), it.value().get<std::string>());
-    }
-  }
-  std::error_code ec;
-  s.dir = fs::absolute(path, ec).parent_path().string();
-  return s;
-}
-
-// The adaptor's program must exist before any case runs: a missing one is one error for
-// the kernel, not an ERROR per case. A name without a slash is looked up on the PATH the
-// adaptor gets (the spec's env may set it); a path is relative to the spec's folder.
-static void requireProgram(const ExecSpec& spec) {
-  const std::string& program = spec.command.front();
-  auto runnable = [](const fs::path& p) { return access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); };
-  if (program.find('/') != std::string::npos) {
-    fs::path p = fs::path(program).is_absolute() ? fs::path(program) : fs::path(spec.dir) / program;
-    if (!runnable(p)) throw BackendError("the adaptor cannot start: '" + program + "' is not an executable file");
-    return;
-  }
-  const char* env = std::getenv("PATH");
-  std::string path = env ? env : "";
-  for (const auto& [k, v] : spec.env)
-    if (k == "PATH") path = v;
-  size_t at = 0;
-  while (at <= path.size()) {
-    size_t end = path.find(':', at);
-    if (end == std::string::npos) end = path.size();
-    std::string dir = path.substr(at, end - at);
-    if (runnable(fs::path(dir.empty() ? "." : dir) / program)) return;
-    at = end + 1;
-  }
-  throw BackendError("the adaptor cannot start: '" + program + "' is not a program on the PATH");
-}
-
 ExecBackend::~ExecBackend() {
   // Only the process that created the run's folder removes it: a worker leaves through
   // _exit, and one killed at its time limit leaves its case folder inside for this to remove.
@@ -148,7 +90,7 @@ ExecBackend::~ExecBackend() {
 Availability ExecBackend::probe() {
   Availability a;
   a.available = true;
-  a.device = "exec (an adaptor process per launch)";
+  a.device = "exec (an adaptor process)";
   return a;
 }
 
@@ -166,6 +108,7 @@ Prepared ExecBackend::prepare(const KernelRef& kernel) {
     throw BackendError("the exec backend runs an exec spec (NAME.kcexec: {\"command\": [...]}); not '" + kernel.path + "'");
   ExecSpec spec = readExecSpec(kernel.path);  // its errors are the user's to read now, once
   requireProgram(spec);
+  spec_ = spec;  // reusesWorker() asks its protocol
   runFolder();
   std::error_code ec;
   return {fs::absolute(kernel.path, ec).string(), true};
@@ -174,11 +117,37 @@ Prepared ExecBackend::prepare(const KernelRef& kernel) {
 void ExecBackend::load(const Prepared& prepared, const std::string& entry) {
   spec_ = readExecSpec(prepared.artefact);
   entry_ = entry;
+  if (spec_.protocol == 2) startAdaptor();
+}
+
+void ExecBackend::beginCase() {
+  launches_ = 0;
+  ++cases_;
+  resource_.clear();
+}
+
+void* ExecBackend::allocate(size_t bytes) {
+  if (spec_.protocol != 2) return HostMemoryBackend::allocate(bytes);
+  Buffer b;
+  b.mem = execwire::allocateShared(bytes);
+  b.id = nextBuffer_++;
+  void* data = b.mem.data;
+  buffers_[reinterpret_cast<uintptr_t>(data)] = b;
+  return data;
+}
+
+void ExecBackend::release(void* buffer) {
+  auto it = buffers_.find(reinterpret_cast<uintptr_t>(buffer));
+  if (it == buffers_.end()) return HostMemoryBackend::release(buffer);
+  if (it->second.sent) released_.push_back(it->second.id);
+  execwire::releaseShared(it->second.mem);
+  buffers_.erase(it);
 }
 
 int ExecBackend::launch(kc_tensor* args, int32_t nargs) {
   if (!pendingFault_.empty()) return 0;
   if (args_.size() != static_cast<size_t>(nargs)) throw BackendError("exec: the worker did not describe the arguments");
+  if (spec_.protocol == 2) return launchV2(args, nargs);
   std::string caseDir = runFolder() + "/case-XXXXXX";
   if (!mkdtemp(caseDir.data())) throw BackendError(std::string("cannot create a temporary folder: ") + std::strerror(errno));
   struct Cleanup {
@@ -196,7 +165,7 @@ int ExecBackend::launch(kc_tensor* args, int32_t nargs) {
 // The request: every input as a dense C-order array and the storage its view spans.
 std::string ExecBackend::writeRequest(kc_tensor* args, int32_t nargs, const std::string& caseDir) {
   json request;
-  request["protocol"] = "kcontract-exec/1";
+  request["protocol"] = kExecProtocol1;
   request["entry"] = entry_;
   request["kernel"] = entry_.rfind("kc_", 0) == 0 ? entry_.substr(3) : entry_;
   request["launch"] = launches_++;
@@ -249,7 +218,7 @@ std::string ExecBackend::writeRequest(kc_tensor* args, int32_t nargs, const std:
 // The adaptor: argv as written plus the request's path; no shell.
 bool ExecBackend::runAdaptor(const std::string& requestPath, const std::string& caseDir) {
   std::string errPath = caseDir + "/stderr.txt";
-  std::vector<std::string> argv = spec_.command;
+  std::vector<std::string> argv = spec_.argv();
   argv.push_back(requestPath);
   std::fflush(nullptr);
   pid_t parent = getpid();

@@ -18,10 +18,11 @@ inline constexpr char kUnwrittenCells[] = "unwritten-cells";          // output 
 inline constexpr char kNondeterministic[] = "nondeterministic";       // two launches gave different bits
 inline constexpr char kPreconditionUnreported[] = "precondition-unreported";  // returned 0 on a violated precondition
 inline constexpr char kBatchVariant[] = "batch-variant";              // a sub-batch's rows differ from the full batch's
+inline constexpr char kStreamLeak[] = "stream-leak";                  // the kernel created a stream per launch and kept it
 
-inline constexpr std::array<std::string_view, 8> kBuiltIn = {
+inline constexpr std::array<std::string_view, 9> kBuiltIn = {
     kOutOfBoundsWrite, kOutOfViewWrite, kInputModified,          kDeviceMemoryLeak,
-    kUnwrittenCells,   kNondeterministic, kPreconditionUnreported, kBatchVariant};
+    kUnwrittenCells,   kNondeterministic, kPreconditionUnreported, kBatchVariant, kStreamLeak};
 
 inline bool isBuiltIn(std::string_view name) {
   for (std::string_view n : kBuiltIn)

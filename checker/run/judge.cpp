@@ -215,8 +215,18 @@ void Judging::harnessChecks() {
     }
   }
   if (!L.resource.empty() && !in.allclose) {  // e.g. device memory allocated by every launch and never freed
-    out.violated.push_back(L.resource);
-    builtIn.push_back(report::signature::kDeviceMemoryLeak);
+    // One line per resource (Backend::resourceReport): "streams: ..." is a stream kept per
+    // launch, any other line device memory.
+    size_t at = 0;
+    while (at < L.resource.size()) {
+      size_t end = L.resource.find('\n', at);
+      if (end == std::string::npos) end = L.resource.size();
+      std::string line = L.resource.substr(at, end - at);
+      at = end + 1;
+      if (line.empty()) continue;
+      out.violated.push_back(line);
+      builtIn.push_back(line.rfind("streams:", 0) == 0 ? report::signature::kStreamLeak : report::signature::kDeviceMemoryLeak);
+    }
   }
   for (size_t a = 0; a < s.args.size() && !in.allclose; ++a) {
     if (!s.args[a].output) continue;

@@ -1,0 +1,103 @@
+#include "backends/exec/exec_spec.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "backends/backend.h"
+
+namespace kc::backend {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::vector<std::string> ExecSpec::argv() const {
+  std::vector<std::string> a;
+  if (!python.empty()) {
+    const char* over = std::getenv("KC_PYTHON");
+    a.push_back(over && *over ? over : python);
+  }
+  a.insert(a.end(), command.begin(), command.end());
+  return a;
+}
+
+ExecSpec readExecSpec(const std::string& path) {
+  std::string where = "the exec spec '" + path + "'";
+  if (!fs::is_regular_file(path)) throw BackendError("no exec spec '" + path + "'");
+  json j;
+  try {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    j = json::parse(s.str());
+  } catch (const std::exception& e) {
+    throw BackendError(where + " is not JSON: " + e.what());
+  }
+  if (!j.is_object()) throw BackendError(where + " must be a JSON object with \"command\"");
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (it.key() != "command" && it.key() != "env" && it.key() != "protocol" && it.key() != "python")
+      throw BackendError(where + ": unknown key \"" + it.key() + "\" (known: command, env, protocol, python)");
+  ExecSpec s;
+  if (!j.contains("command") || !j["command"].is_array() || j["command"].empty())
+    throw BackendError(where + ": \"command\" must be a non-empty array of strings (argv; no shell)");
+  for (const auto& a : j["command"]) {
+    if (!a.is_string()) throw BackendError(where + ": every element of \"command\" must be a string");
+    s.command.push_back(a.get<std::string>());
+  }
+  if (j.contains("env")) {
+    if (!j["env"].is_object()) throw BackendError(where + ": \"env\" must be an object of strings");
+    for (auto it = j["env"].begin(); it != j["env"].end(); ++it) {
+      if (!it.value().is_string()) throw BackendError(where + ": env \"" + it.key() + "\" must be a string");
+      s.env.emplace_back(it.key(), it.value().get<std::string>());
+    }
+  }
+  if (j.contains("protocol")) {
+    std::string p = j["protocol"].is_string() ? j["protocol"].get<std::string>() : "";
+    if (p == kExecProtocol1)
+      s.protocol = 1;
+    else if (p == kExecProtocol2)
+      s.protocol = 2;
+    else
+      throw BackendError(where + ": \"protocol\" must be \"" + kExecProtocol1 + "\" or \"" + kExecProtocol2 + "\"");
+  }
+  if (j.contains("python")) {
+    if (!j["python"].is_string() || j["python"].get<std::string>().empty())
+      throw BackendError(where + ": \"python\" must be the interpreter's name or path (a non-empty string)");
+    s.python = j["python"].get<std::string>();
+  }
+  std::error_code ec;
+  s.dir = fs::absolute(path, ec).parent_path().string();
+  return s;
+}
+
+// A name without a slash is looked up on the PATH the adaptor gets (the spec's env may set
+// it); a path is relative to the spec's folder.
+void requireProgram(const ExecSpec& spec) {
+  const std::string program = spec.argv().front();
+  std::string what = spec.python.empty() ? "" : (std::getenv("KC_PYTHON") && *std::getenv("KC_PYTHON") ? " (the interpreter, from KC_PYTHON)" : " (the spec's \"python\")");
+  auto runnable = [](const fs::path& p) { return access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); };
+  if (program.find('/') != std::string::npos) {
+    fs::path p = fs::path(program).is_absolute() ? fs::path(program) : fs::path(spec.dir) / program;
+    if (!runnable(p)) throw BackendError("the adaptor cannot start: '" + program + "'" + what + " is not an executable file");
+    return;
+  }
+  const char* env = std::getenv("PATH");
+  std::string path = env ? env : "";
+  for (const auto& [k, v] : spec.env)
+    if (k == "PATH") path = v;
+  size_t at = 0;
+  while (at <= path.size()) {
+    size_t end = path.find(':', at);
+    if (end == std::string::npos) end = path.size();
+    std::string dir = path.substr(at, end - at);
+    if (runnable(fs::path(dir.empty() ? "." : dir) / program)) return;
+    at = end + 1;
+  }
+  throw BackendError("the adaptor cannot start: '" + program + "'" + what + " is not a program on the PATH");
+}
+
+}  // namespace kc::backend
