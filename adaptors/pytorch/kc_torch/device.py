@@ -59,7 +59,12 @@ class Device:
         self.kind = device.type
         self.stream = None
         if self.kind == "cuda":
-            self.stream = torch.cuda.Stream(device)
+            # The device's default stream (CUDA's legacy stream 0), as torch code runs on by
+            # default: an extension that launches with <<<grid, block>>> and no stream (most
+            # KernelBench candidates) is ordered with it, as in any torch program, while work
+            # a kernel queues on a stream of its own (torch.cuda.Stream is non-blocking) is
+            # not waited for.
+            self.stream = torch.cuda.default_stream(device)
         elif self.kind == "xpu" and hasattr(torch.xpu, "Stream"):
             self.stream = torch.xpu.Stream(device)
         self.noise = None

@@ -9,7 +9,8 @@ once per worker, it serves launch after launch over the worker's shared buffers.
   poisoned views (on a device, copies of them, copied back after the launch); one that
   returns them gets the caching allocator's free memory poisoned before each launch, and what
   it returns is copied into the output views (same dtype and shape, or an error).
-- The launch runs under a stream the adaptor owns, and only that stream is waited for.
+- The launch runs on the device's default stream, and only that stream is waited for (work
+  on a stream of the kernel's own is not).
 - A device fault is a fault reply (CRASH); device memory or streams kept across the launches
   of a case are a resource line (device-memory-leak, stream-leak).
 """
