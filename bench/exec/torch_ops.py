@@ -14,3 +14,9 @@ def rmsnorm(x, eps):
         return rms_norm(x, (x.shape[-1],), eps=eps)
     xf = x.float()
     return (xf * torch.rsqrt(xf.pow(2).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
+
+
+def matmul(a, b):
+    # f32 products in f32: TF32 off, as std.op.matmul asks.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    return a @ b
