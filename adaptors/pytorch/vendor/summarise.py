@@ -8,7 +8,8 @@ case's T ("-" where the contract has no dtype variable T, as int8_gemm; embeddin
 dtype I is counted within T). The verdict of
 a line is a suite's (docs/checking.md, "Suites"): FAIL when a case FAILed, else CRASH,
 TIMEOUT or ERROR when one did, else PASS when one passed, else MISTRUSTED, else SKIPPED.
-Each non-PASS case follows on its own line with its id, signatures and reason."""
+Each non-PASS case follows on its own line with its id, the first and last lines of its reason
+(for an adaptor's failure: what happened, and the last line of its stderr) and its signatures."""
 import collections
 import json
 import sys
@@ -40,7 +41,9 @@ def main(paths):
         print(f"{op:17} {dtype:5} {verdict:10} {len(cases):3} case(s): {tally}" + (f"  [{', '.join(sigs)}]" if sigs else ""))
         for c in cases:
             if c["verdict"] != "PASS":
-                print(f"    {c['case']} {c['verdict']}: {c.get('reason', '')}" +
+                lines = [x.strip(" |") for x in c.get("reason", "").splitlines() if x.strip(" |")]
+                reason = " ... ".join(lines[:1] + lines[-1:] if len(lines) > 1 else lines)
+                print(f"    {c['case']} {c['verdict']}: {reason}" +
                       (f" [{', '.join(c['signatures'])}]" if c.get("signatures") else ""))
 
 

@@ -16,11 +16,11 @@ contract and says so:
   torch's default for an f16/bf16 input may keep intermediates in the input dtype on some
   backends. Where it takes none (layer_norm, gelu, silu, ...), the native kernel for T runs
   as it is, and is judged as it is.
-- matmul and bmm run with TF32 off (torch.backends.cuda.matmul.allow_tf32 = False, and
-  cuDNN's flag likewise): the contracts hold f32 operands to f32 products
-  (std.prec.operand-coercion@1). matmul_tf32 is the same GEMM with TF32 allowed, a control
-  that must FAIL on CUDA (Ampere and newer) with `operand-coercion`; on the CPU, where torch
-  has no TF32, it is an ordinary f32 GEMM and passes.
+- matmul and bmm run with TF32 off (torch.backends.cuda.matmul.allow_tf32 = False): the
+  contracts hold f32 operands to f32 products (std.prec.operand-coercion@1). matmul_tf32 is
+  the same GEMM with TF32 allowed, a control that must FAIL on CUDA (Ampere and newer) with
+  `operand-coercion`; on the CPU, where torch has no TF32, it is an ordinary f32 GEMM and
+  passes.
 - int8_gemm: an exact int32 accumulator (torch._int_mm where it applies, else an integer
   matmul), then the f32 epilogue and one rounding to bf16.
 - embedding reports an out-of-range index before it reads anything, as the reference kernel
@@ -53,7 +53,6 @@ def _native(fn, *tensors):
 
 def _no_tf32():
     torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
 
 
 # Elementwise: std.op.add, mul, relu, gelu, gelu_tanh, silu, exp.
@@ -156,7 +155,6 @@ def matmul_tf32(a, b):
     """CONTROL, must FAIL on CUDA with operand-coercion: cuBLAS rounds f32 operands to TF32
     (10 mantissa bits) when allowed. On the CPU torch has no TF32: an f32 GEMM, PASS."""
     torch.backends.cuda.matmul.allow_tf32 = True
-    torch.backends.cudnn.allow_tf32 = True
     return _native(torch.matmul, a, b)
 
 
@@ -206,8 +204,9 @@ def embedding(table, idx):
     the CPU, but on CUDA an out-of-range index is a device-side assert that takes the whole
     CUDA context down, so the check is explicit and comes first.
 
-    How the report reaches kcontract is the adaptor's: kc_torch.py turns an exception of the
-    callable into the adaptor's failure (docs/backends.md)."""
+    How the report reaches kcontract is the adaptor's, and kc_torch.py has no way yet for a
+    callable to return the kernel's status: an exception makes the adaptor fail, which is
+    ERROR, not the nonzero return the class asks for (docs/ops.md, "Vendor controls")."""
     V = table.shape[0]
     if idx.numel() and (bool((idx < 0).any()) or bool((idx >= V).any())):
         raise IndexError(f"embedding: index out of range 0..{V - 1}")
