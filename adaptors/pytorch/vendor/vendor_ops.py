@@ -1,0 +1,248 @@
+"""Vendor controls: every standard op (stdlib/ops/*.kcontract, docs/ops.md) as a PyTorch user
+would write it, for the exec backend and adaptors/pytorch/kc_torch.py (docs/backends.md, "The
+PyTorch adaptor"; docs/ops.md, "Vendor controls").
+
+Each function takes the op's inputs in the contract's order (torch tensors on the adaptor's
+device as the case's strided views; a rank-0 input such as eps as a Python number) and
+returns its outputs in order. These are correct implementations: a FAIL of one against the
+op's standard contract is either a bug of the vendor library or a false alarm of the
+contract or the checker, and is investigated as such, never tuned away.
+
+Where the standard contract asks for more than torch's default, the function follows the
+contract and says so:
+- Where torch takes an accumulation dtype (sum, mean, cumsum, softmax, log_softmax), an
+  f16/bf16 input is computed with dtype=torch.float32 and rounded once to T: the contracts
+  assume at least f32 inside (their tolerances are f32 bounds: docs/ops.md, "Dtypes"), and
+  torch's default for an f16/bf16 input may keep intermediates in the input dtype on some
+  backends. Where it takes none (layer_norm, gelu, silu, ...), the native kernel for T runs
+  as it is, and is judged as it is.
+- matmul and bmm run with TF32 off (torch.backends.cuda.matmul.allow_tf32 = False): the
+  contracts hold f32 operands to f32 products (std.prec.operand-coercion@1). matmul_tf32 is
+  the same GEMM with TF32 allowed, a control that must FAIL on CUDA (Ampere and newer) with
+  `operand-coercion`; on the CPU, where torch has no TF32, it is an ordinary f32 GEMM and
+  passes.
+- int8_gemm: an exact int32 accumulator (torch._int_mm where it applies, else an integer
+  matmul), then the f32 epilogue and one rounding to bf16.
+- embedding reports an out-of-range index before it reads anything, as the reference kernel
+  (stdlib/ops/kernels/embedding.c) returns nonzero: std.op.embedding@2 applies
+  std.iface.precondition-report@1.
+
+Old torch builds have no kernel for some dtypes on some devices (torch 1.13 on the CPU has
+almost no f16 kernels: softmax, layer_norm, gelu, exp, mm, ... raise "not implemented for
+'Half'"). There `_native` computes in f32 and rounds once to T, which is what such a user
+has to write; everywhere else the vendor's own kernel for T runs.
+"""
+import math
+
+import torch
+import torch.nn.functional as F
+
+
+def _native(fn, *tensors):
+    """fn on the tensors as they are; where this torch has no kernel for their dtype on this
+    device, fn on f32 copies of the floating-point ones and one rounding back to the first
+    tensor's dtype."""
+    try:
+        return fn(*tensors)
+    except RuntimeError as e:
+        if "not implemented for" not in str(e):
+            raise
+    dtype = tensors[0].dtype
+    return fn(*[t.float() if t.is_floating_point() else t for t in tensors]).to(dtype)
+
+
+def _no_tf32():
+    torch.backends.cuda.matmul.allow_tf32 = False
+
+
+# Elementwise: std.op.add, mul, relu, gelu, gelu_tanh, silu, exp.
+
+def add(a, b):
+    return _native(torch.add, a, b)
+
+
+def mul(a, b):
+    return _native(torch.mul, a, b)
+
+
+def relu(x):
+    return _native(torch.relu, x)
+
+
+def gelu(x):
+    """The exact (erf) form: std.op.gelu."""
+    return _native(lambda t: F.gelu(t, approximate="none"), x)
+
+
+def gelu_tanh(x):
+    """The tanh approximation: std.op.gelu_tanh."""
+    return _native(lambda t: F.gelu(t, approximate="tanh"), x)
+
+
+def silu(x):
+    return _native(F.silu, x)
+
+
+def exp(x):
+    return _native(torch.exp, x)
+
+
+# Row reductions along the last dimension: std.op.sum, mean, amax.
+
+def sum(x):  # noqa: A001 (the op's name)
+    """f32 accumulation, one rounding to T (the contract's model; torch's default keeps T)."""
+    return torch.sum(x, dim=-1, dtype=torch.float32).to(x.dtype)
+
+
+def mean(x):
+    """f32 accumulation, one rounding to T, as sum."""
+    return torch.mean(x, dim=-1, dtype=torch.float32).to(x.dtype)
+
+
+def amax(x):
+    """Exact in T; torch.amax propagates NaN."""
+    return _native(lambda t: torch.amax(t, dim=-1), x)
+
+
+def cumsum(x):
+    """Inclusive prefix sum along the last dimension, f32 accumulation, one rounding to T."""
+    return torch.cumsum(x, dim=-1, dtype=torch.float32).to(x.dtype)
+
+
+# softmax, log_softmax: along the last dimension.
+
+def softmax(x):
+    """f16/bf16: computed in f32 (dtype=torch.float32), one rounding to T, as the contract
+    asks (the exponentials and the row sum in at least f32)."""
+    if x.dtype in (torch.float16, torch.bfloat16):
+        return torch.softmax(x, dim=-1, dtype=torch.float32).to(x.dtype)
+    return torch.softmax(x, dim=-1)
+
+
+def log_softmax(x):
+    """f16/bf16: computed in f32 (dtype=torch.float32), one rounding to T, as softmax. Without
+    it, torch 1.13's CPU kernel for bf16 keeps the row's log-sum in bf16: a cell whose exact
+    value is -0.0026 comes out 0 (1 + 0.0026 rounds to 1 in bf16 before the log), and cells
+    of normal(0, 1) rows are off by up to 1.4 bf16 spacings, which std.op.log_softmax FAILs."""
+    if x.dtype in (torch.float16, torch.bfloat16):
+        return torch.log_softmax(x, dim=-1, dtype=torch.float32).to(x.dtype)
+    return torch.log_softmax(x, dim=-1)
+
+
+# layernorm, rmsnorm: over the last dimension, no affine; eps a Python number.
+
+def layernorm(x, eps):
+    return _native(lambda t: F.layer_norm(t, (t.shape[-1],), weight=None, bias=None, eps=eps), x)
+
+
+def rmsnorm(x, eps):
+    """F.rms_norm where torch has it (2.4 and later); else its formula, the mean square in f32
+    (as F.rms_norm computes it for f16/bf16), one rounding to T."""
+    if hasattr(F, "rms_norm"):
+        return _native(lambda t: F.rms_norm(t, (t.shape[-1],), weight=None, eps=eps), x)
+    xf = x.float()
+    return (xf * torch.rsqrt(xf.pow(2).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
+
+
+# GEMMs: std.op.matmul, bmm (TF32 off), and the TF32 control.
+
+def matmul(a, b):
+    _no_tf32()
+    return _native(torch.matmul, a, b)
+
+
+def matmul_tf32(a, b):
+    """CONTROL, must FAIL on CUDA with operand-coercion: cuBLAS rounds f32 operands to TF32
+    (10 mantissa bits) when allowed. On the CPU torch has no TF32: an f32 GEMM, PASS."""
+    torch.backends.cuda.matmul.allow_tf32 = True
+    return _native(torch.matmul, a, b)
+
+
+def bmm(a, b):
+    _no_tf32()
+    return _native(torch.bmm, a, b)
+
+
+def int8_gemm(a, b, scale_a, scale_b):
+    """c = (a b) scale_a[i] scale_b[j]: an exact int32 accumulator, the epilogue in f32 (the
+    accumulator converted, times scale_a, times scale_b), one rounding to bf16.
+
+    torch._int_mm (cuBLASLt int8 with an int32 result) where it applies: on CUDA with
+    M > 16 and K, N multiples of 8. Elsewhere an integer matmul in int32 (the CPU has one);
+    CUDA has none for int32, so there the products are summed in f64, exact for these
+    operands (|a b| <= 2^14, K <= 131072: every partial sum below 2^31 < 2^53)."""
+    M, K = a.shape
+    N = b.shape[1]
+    acc = None
+    if a.is_cuda and hasattr(torch, "_int_mm") and M > 16 and K % 8 == 0 and N % 8 == 0:
+        try:
+            acc = torch._int_mm(a.contiguous(), b.contiguous())
+        except RuntimeError:
+            acc = None  # a shape or layout this cuBLASLt build refuses: the exact fallback
+    if acc is None:
+        if a.device.type == "cpu":
+            acc = torch.matmul(a.to(torch.int32), b.to(torch.int32))
+        else:
+            acc = torch.matmul(a.to(torch.float64), b.to(torch.float64)).to(torch.int32)
+    c = acc.to(torch.float32) * scale_a.to(torch.float32)[:, None] * scale_b.to(torch.float32)[None, :]
+    return c.to(torch.bfloat16)
+
+
+# transpose: a copy into the output, y[j, i] = x[i, j].
+
+def transpose(x):
+    """The contract's output is a new [C, R] tensor: a copy, not a view of x."""
+    return x.t().clone(memory_format=torch.contiguous_format)
+
+
+# embedding: out[n, d] = table[idx[n], d].
+
+def embedding(table, idx):
+    """F.embedding, after the bounds check that std.op.embedding@2 asks for
+    (std.iface.precondition-report@1): an index outside 0..V - 1 is reported before anything
+    is read, as the reference kernel returns nonzero. torch.embedding raises IndexError on
+    the CPU, but on CUDA an out-of-range index is a device-side assert that takes the whole
+    CUDA context down, so the check is explicit and comes first.
+
+    How the report reaches kcontract is the adaptor's, and kc_torch.py has no way yet for a
+    callable to return the kernel's status: an exception makes the adaptor fail, which is
+    ERROR, not the nonzero return the class asks for (docs/ops.md, "Vendor controls")."""
+    V = table.shape[0]
+    if idx.numel() and (bool((idx < 0).any()) or bool((idx >= V).any())):
+        raise IndexError(f"embedding: index out of range 0..{V - 1}")
+    return F.embedding(idx.long(), table)
+
+
+# attention, attention_causal: single head, scale 1/sqrt(D).
+
+def _sdpa(q, k, v, causal):
+    """F.scaled_dot_product_attention where torch has it (2.0 and later), on [1, S, D] views;
+    else its formula: the scores, the softmax and the weighted sum in f32 (as SDPA's
+    kernels accumulate for f16/bf16), one rounding to T."""
+    if hasattr(F, "scaled_dot_product_attention"):
+        return _native(lambda a, b, c: F.scaled_dot_product_attention(a[None], b[None], c[None], is_causal=causal)[0], q, k, v)
+    qf, kf, vf = q.float(), k.float(), v.float()
+    scores = (qf @ kf.t()) / math.sqrt(q.shape[-1])
+    if causal:
+        S, L = scores.shape
+        mask = torch.ones(S, L, dtype=torch.bool, device=q.device).triu(1)
+        scores = scores.masked_fill(mask, float("-inf"))
+    return (torch.softmax(scores, dim=-1) @ vf).to(q.dtype)
+
+
+def attention(q, k, v):
+    return _sdpa(q, k, v, causal=False)
+
+
+def attention_causal(q, k, v):
+    """Query i attends to keys j <= i (is_causal: the top-left aligned mask, S == L)."""
+    return _sdpa(q, k, v, causal=True)
+
+
+# A determinism control (index_add.kcontract): not a standard op.
+
+def index_add(y0, idx, src):
+    """torch.index_add (y0 with the rows of src added into the rows idx names). On the CPU a
+    sequential loop, deterministic; on CUDA atomic adds, which PyTorch documents as
+    nondeterministic: the control must FAIL `nondeterministic` there."""
+    return torch.index_add(y0, 0, idx, src)
