@@ -11,6 +11,8 @@ once per worker, it serves launch after launch over the worker's shared buffers.
   it returns is copied into the output views (same dtype and shape, or an error).
 - The launch runs on the device's default stream, and only that stream is waited for (work
   on a stream of the kernel's own is not).
+- An exception the callable raises is its nonzero status (the kernel refused the inputs: ERROR,
+  or PASS where the contract demands a precondition report and the inputs break it).
 - A device fault is a fault reply (CRASH); device memory or streams kept across the launches
   of a case are a resource line (device-memory-leak, stream-leak).
 """
@@ -78,13 +80,18 @@ class Server:
                     self.dev.poison_free_memory([(v.flat.numel() * v.flat.element_size(), v.flat.element_size(),
                                                   v.poison_bits()) for v in outs if v.poison_bits() is not None])
             self.dev.before_launch()
-            with self.dev.launch_context():
-                if self.style == "given":
-                    result = self.fn(*call, *given)
-                elif self.style == "out":
-                    result = self.fn(*call, out=given[0] if len(given) == 1 else tuple(given))
-                else:
-                    result = self.fn(*call)
+            try:
+                with self.dev.launch_context():
+                    if self.style == "given":
+                        result = self.fn(*call, *given)
+                    elif self.style == "out":
+                        result = self.fn(*call, out=given[0] if len(given) == 1 else tuple(given))
+                    else:
+                        result = self.fn(*call)
+            except Exception as exc:  # noqa: BLE001
+                if devmod.is_fault(exc):
+                    raise
+                raise Refused(exc) from exc
             self.dev.wait()
             with self.dev.launch_context():
                 if self.style == "returned":
@@ -126,6 +133,9 @@ class Server:
                 reply = {"type": "ok", "id": rid, "status": 0}
                 if resource:
                     reply["resource"] = resource
+            except Refused as r:  # the callable raised: torch's way of refusing its inputs
+                sys.stderr.write(traceback.format_exc()[-TRACE_TAIL:])
+                reply = {"type": "ok", "id": rid, "status": 1, "message": f"{type(r.exc).__name__}: {r.exc}"[:TRACE_TAIL]}
             except Exception as exc:  # noqa: BLE001  (every failure of the kernel is reported)
                 text = traceback.format_exc()[-TRACE_TAIL:]
                 kind = "fault" if devmod.is_fault(exc) else "error"
@@ -133,6 +143,17 @@ class Server:
             sys.stdout.flush()
             sys.stderr.flush()
             w.send(reply)
+
+
+class Refused(Exception):
+    """The callable raised (not a device fault): reported as the kernel's nonzero status, as a C
+    kernel returns one for inputs it refuses (IndexError for an out-of-range index), so a
+    contract that demands precondition reports (std.iface.precondition-report@1) sees the
+    report; on any other case a nonzero status is an ERROR with this message."""
+
+    def __init__(self, exc):
+        super().__init__(str(exc))
+        self.exc = exc
 
 
 def main(args):

@@ -204,9 +204,8 @@ def embedding(table, idx):
     the CPU, but on CUDA an out-of-range index is a device-side assert that takes the whole
     CUDA context down, so the check is explicit and comes first.
 
-    How the report reaches kcontract is the adaptor's, and kc_torch.py has no way yet for a
-    callable to return the kernel's status: an exception makes the adaptor fail, which is
-    ERROR, not the nonzero return the class asks for (docs/ops.md, "Vendor controls")."""
+    The adaptor (exec v2) turns the exception into the kernel's nonzero status, the report the
+    class asks for (docs/backends.md, "The PyTorch adaptor")."""
     V = table.shape[0]
     if idx.numel() and (bool((idx < 0).any()) or bool((idx >= V).any())):
         raise IndexError(f"embedding: index out of range 0..{V - 1}")
