@@ -23,7 +23,7 @@ timed() {  # prints "SECONDS CASES VERDICT"
   end=$(date +%s.%N)
   local verdict
   verdict=$(awk '/^total /{for(i=1;i<=NF;i++) if ($i ~ /^(PASS|FAIL|ERROR|CRASH|TIMEOUT|MISTRUSTED|SKIPPED|UNKNOWN)$/) v=$i} END{print v}' "$out")
-  printf '%.1f %s %s\n' "$(echo "$end - $start" | bc)" "$(grep -E '^total ' "$out" | tail -1 | awk '{print $2}')" "${verdict:-?}"
+  printf '%s %s %s\n' "$(awk -v a="$end" -v b="$start" 'BEGIN { printf "%.1f", a - b }')" "$(grep -E '^total ' "$out" | tail -1 | awk '{print $2}')" "${verdict:-?}"
 }
 printf '%-9s %-42s %-8s %8s %6s %-8s %11s\n' op kernel backend wall cases verdict "x CUDA ker"
 for op in "${ops[@]}"; do
@@ -33,5 +33,5 @@ for op in "${ops[@]}"; do
   read -r cs cn cv < <(timed --op "$op" --impl "$k" --backend cuda --dtype f32)
   printf '%-9s %-42s %-8s %7.1fs %6s %-8s %11s\n' "$op" "$k" cuda "$cs" "$cn" "$cv" 1.00
   read -r s n v < <(timed --op "$op" --impl "bench/exec/${op}_cuda.kcexec" --backend exec --dtype f32 --timeout 300)
-  printf '%-9s %-42s %-8s %7.1fs %6s %-8s %11.2f\n' "$op" "torch_ops:$op (exec v2, cuda)" exec "$s" "$n" "$v" "$(echo "$s / $cs" | bc -l)"
+  printf '%-9s %-42s %-8s %7.1fs %6s %-8s %11.2f\n' "$op" "torch_ops:$op (exec v2, cuda)" exec "$s" "$n" "$v" "$(awk -v a="$s" -v b="$cs" 'BEGIN { printf "%.2f", a / b }')"
 done
