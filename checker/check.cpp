@@ -407,6 +407,27 @@ std::optional<uint64_t> availableHostBytes() {
   return std::nullopt;
 }
 
+// Whether case `c` is within `s` (a suite entry's `supports`, or the command line's --dims
+// and --layouts): every dim in its range, every dtype among those listed, every layout kind.
+static bool within(const plan::Plan& plan, const plan::Case& c, const Supports& s) {
+  for (const auto& [dim, v] : c.dims) {
+    auto it = s.dims.find(dim);
+    if (it != s.dims.end() && (v < it->second.first || v > it->second.second)) return false;
+  }
+  for (const auto& [var, dt] : c.dtypes) {
+    auto it = s.dtypes.find(var);
+    if (it == s.dtypes.end()) it = s.dtypes.find("*");
+    if (it != s.dtypes.end() && std::find(it->second.begin(), it->second.end(), dt) == it->second.end()) return false;
+  }
+  if (!s.layouts.empty())
+    for (const auto& [name, k] : c.layouts)
+      for (const auto& t : plan.tensors)
+        if (t.name == name && k < t.layouts.size() &&
+            std::find(s.layouts.begin(), s.layouts.end(), layoutKind(t.layouts[k].text)) == s.layouts.end())
+          return false;
+  return true;
+}
+
 std::vector<const plan::Case*> selectCases(const plan::Plan& plan, const Supports& s, const RunOptions& opts) {
   std::vector<const plan::Case*> out;
   // --dtype X narrows the dtype variables that take X in some case (embedding's T, not its
@@ -419,23 +440,9 @@ std::vector<const plan::Case*> selectCases(const plan::Plan& plan, const Support
   size_t position = 0;
   for (const plan::Case& c : plan.cases) {
     if (opts.onlyCase && c.number != opts.onlyCase) continue;
-    bool claimed = true;
-    for (const auto& [dim, v] : c.dims) {
-      auto it = s.dims.find(dim);
-      if (it != s.dims.end() && (v < it->second.first || v > it->second.second)) claimed = false;
-    }
-    for (const auto& [var, dt] : c.dtypes) {
-      auto it = s.dtypes.find(var);
-      if (it == s.dtypes.end()) it = s.dtypes.find("*");
-      if (it != s.dtypes.end() && std::find(it->second.begin(), it->second.end(), dt) == it->second.end()) claimed = false;
+    bool claimed = within(plan, c, s) && within(plan, c, opts.narrow);
+    for (const auto& [var, dt] : c.dtypes)
       if (narrowed.count(var) && dt != opts.dtype) claimed = false;
-    }
-    if (!s.layouts.empty())
-      for (const auto& [name, k] : c.layouts)
-        for (const auto& t : plan.tensors)
-          if (t.name == name && k < t.layouts.size() &&
-              std::find(s.layouts.begin(), s.layouts.end(), layoutKind(t.layouts[k].text)) == s.layouts.end())
-            claimed = false;
     if (!claimed) continue;
     if (position++ % opts.shardCount != opts.shardIndex) continue;
     out.push_back(&c);

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -38,6 +39,8 @@ struct CheckCliOptions {
   std::string resume;
   std::string shard;
   std::string maxMemory;
+  std::string dims;     // --dims R=1..64,H=32
+  std::string layouts;  // --layouts contiguous,padded
   bool expect = false;
   std::string sanitize;                 // --sanitize TOOL
   std::string workers = "auto";         // --workers
@@ -45,6 +48,47 @@ struct CheckCliOptions {
   bool sanitizeAll = false;             // --sanitize-all: every case
   check::RunOptions run;
 };
+
+// --dims "R=1..64,H=32": each dim's range (N is N..N). "" when it parses, else what is wrong.
+std::string parseDims(const std::string& text, std::map<std::string, std::pair<int64_t, int64_t>>& out) {
+  auto number = [](const std::string& s, int64_t& v) {
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 18) return false;
+    v = std::stoll(s);
+    return true;
+  };
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t end = text.find(',', at);
+    if (end == std::string::npos) end = text.size();
+    std::string item = text.substr(at, end - at);
+    size_t eq = item.find('=');
+    std::string name = eq == std::string::npos ? "" : item.substr(0, eq), range = eq == std::string::npos ? "" : item.substr(eq + 1);
+    size_t dots = range.find("..");
+    int64_t lo = 0, hi = 0;
+    bool ok = !name.empty() && (dots == std::string::npos ? number(range, lo) && number(range, hi)
+                                                          : number(range.substr(0, dots), lo) && number(range.substr(dots + 2), hi));
+    if (!ok || lo > hi) return "--dims is NAME=N or NAME=LO..HI, comma-separated (R=1..64,H=32); not '" + item + "'";
+    out[name] = {lo, hi};
+    at = end + 1;
+  }
+  return "";
+}
+
+// --layouts "contiguous,padded": layout kinds. "" when they are all known, else what is wrong.
+std::string parseLayouts(const std::string& text, std::vector<std::string>& out) {
+  static const std::vector<std::string> known = {"contiguous", "transposed", "padded", "offset", "step"};
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t end = text.find(',', at);
+    if (end == std::string::npos) end = text.size();
+    std::string kind = text.substr(at, end - at);
+    if (std::find(known.begin(), known.end(), kind) == known.end())
+      return "--layouts takes layout kinds (contiguous, transposed, padded, offset, step), comma-separated; not '" + kind + "'";
+    out.push_back(kind);
+    at = end + 1;
+  }
+  return "";
+}
 
 // "4G", "512M", "1000000": bytes.
 bool parseBytes(const std::string& s, uint64_t& out) {
@@ -134,6 +178,10 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   if (!o.maxMemory.empty() && !parseBytes(o.maxMemory, o.run.maxCaseBytes))
     return usage("--max-memory is a size such as 512M or 4G; not '" + o.maxMemory + "'");
   if (o.run.timeoutSeconds <= 0) return usage("--timeout must be positive");
+  if (!o.dims.empty())
+    if (std::string why = parseDims(o.dims, o.run.narrow.dims); !why.empty()) return usage(why);
+  if (!o.layouts.empty())
+    if (std::string why = parseLayouts(o.layouts, o.run.narrow.layouts); !why.empty()) return usage(why);
   if (o.run.streamCells == 0)
     if (const char* env = std::getenv("KC_STREAM_CELLS"); env && *env) {
       char* end = nullptr;
@@ -224,6 +272,7 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
     if (st.selected < st.planned && textToStdout)
       std::cout << "note: " << job.label << ": " << st.selected << " of " << st.planned
                 << " planned cases are within what the kernel claims" << (o.run.dtype.empty() ? "" : ", at --dtype " + o.run.dtype)
+                << (o.dims.empty() ? "" : ", --dims " + o.dims) << (o.layouts.empty() ? "" : ", --layouts " + o.layouts)
                 << " (and this shard); the rest were not run\n";
     std::vector<report::CaseResult> mine(results.begin() + static_cast<long>(first), results.end());
     if (textToStdout) {
@@ -267,6 +316,8 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   CLI::App* sub = app.add_subcommand("check", "Run kernels against their contracts and give every case a verdict");
   addJobOptions(sub, o->jobs);
   sub->add_option("--dtype", o->run.dtype, "Run only the cases at this dtype (the dtype variables that take it; an index dtype such as embedding's I stays free)");
+  sub->add_option("--dims", o->dims, "Run only the cases whose dims are in these ranges: NAME=N or NAME=LO..HI, comma-separated (R=1..64,H=32), as a suite's supports.dims");
+  sub->add_option("--layouts", o->layouts, "Run only the cases whose tensors all have these layout kinds (contiguous,padded), as a suite's supports.layouts");
   sub->add_option("--seed", o->run.seed, "The base seed of every plan (default 0)");
   sub->add_option("--format", o->format, report::reportFormatList(true));
   sub->add_option("--out", o->out, "Write the --format report to this file (the text report still goes to stdout)");
