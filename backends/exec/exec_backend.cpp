@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "backends/exec/npy.h"
+#include "stdlib/stdlib_path.h"
 
 extern char** environ;
 
@@ -103,9 +104,34 @@ std::string ExecBackend::runFolder() {
   return root_;
 }
 
+// A Python file given as the kernel (a KernelBench problem, PATH.py[:NAME]): the exec spec a
+// user would write for it, in the run's folder: the PyTorch adaptor over exec v2, the file's
+// NAME (ModelNew unless the entry names another).
+static std::string pythonSpec(const KernelRef& kernel, const std::string& folder) {
+  std::error_code ec;
+  fs::path file = fs::absolute(kernel.path, ec);
+  if (!fs::is_regular_file(file)) throw BackendError("no Python file '" + kernel.path + "'");
+  std::string name = kernel.entry.empty() || kernel.entry.rfind("kc_", 0) == 0 ? "ModelNew" : kernel.entry;
+  fs::path adaptor = fs::path(stdlib::sourceRoot()) / "adaptors" / "pytorch" / "kc_torch.py";
+  json spec = {{"protocol", "kcontract-exec/2"},
+               {"python", "python3"},
+               {"command", {adaptor.string(), file.string() + ":" + name}}};
+  std::string path = folder + "/" + file.stem().string() + ".kcexec";
+  std::ofstream out(path);
+  out << spec.dump() << "\n";
+  if (!out) throw BackendError("cannot write '" + path + "'");
+  return path;
+}
+
 Prepared ExecBackend::prepare(const KernelRef& kernel) {
-  if (fs::path(kernel.path).extension() != ".kcexec")
-    throw BackendError("the exec backend runs an exec spec (NAME.kcexec: {\"command\": [...]}); not '" + kernel.path + "'");
+  std::string ext = fs::path(kernel.path).extension().string();
+  if (ext == ".py") {
+    std::string path = pythonSpec(kernel, runFolder());
+    return prepare({path, kernel.entry});
+  }
+  if (ext != ".kcexec")
+    throw BackendError("the exec backend runs an exec spec (NAME.kcexec: {\"command\": [...]}) or a Python file for the "
+                       "PyTorch adaptor (PATH.py[:NAME], NAME defaulting to ModelNew); not '" + kernel.path + "'");
   ExecSpec spec = readExecSpec(kernel.path);  // its errors are the user's to read now, once
   requireProgram(spec);
   spec_ = spec;  // reusesWorker() asks its protocol
