@@ -28,8 +28,9 @@ std::string abiIncludeDir() { return (fs::path(stdlib::sourceRoot()) / "include"
 
 std::vector<std::string> hostCompilerCommand(bool cpp, const std::string& include) {
   const char* cc = std::getenv(cpp ? "CXX" : "CC");
+  // -fmax-errors: a source written to flood the compiler stops after 20 errors.
   return {cc && *cc ? cc : (cpp ? "c++" : "cc"), cpp ? "-std=c++17" : "-std=c11", "-O2", "-fPIC", "-shared",
-          "-I" + include};
+          "-fmax-errors=20", "-I" + include};
 }
 
 KernelLibrary loadKernelLibrary(const Prepared& prepared, const std::string& entry) {

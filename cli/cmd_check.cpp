@@ -27,6 +27,7 @@
 #include "cli/job_options.h"
 #include "cli/output.h"
 #include "prover/precheck.h"
+#include "sandbox/mode.h"
 
 namespace kc::driver {
 
@@ -239,6 +240,8 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   if (!writer.open(writeError)) return usage(writeError);
   bool textToStdout = writer.textToStdout();
   bool color = useColor(opts, STDOUT_FILENO);
+  // A layer of the cell missing here, or the cell off: said before any case (docs/security.md).
+  if (textToStdout && sandbox::degraded()) std::cout << "note: " << sandbox::statusLine() << "\n";
   // Per job: did it get what the suite expects? (FAIL, CRASH, TIMEOUT or ERROR count as fail.)
   report::ExpectationTally expectations;
   std::set<std::string> saidKernelErrors;  // each kernel's error once, however many jobs share it
@@ -301,7 +304,7 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
       std::cout << (e.ok() ? "  as expected: " : "  NOT as expected: ") << e.label << " (expected " << e.expected.text()
                 << ", got " << e.gotText() << ")\n";
   }
-  if (!writer.finish(results, {kToolVersion}, writeError)) return usage(writeError);  // a document format
+  if (!writer.finish(results, {kToolVersion, sandbox::statusLine()}, writeError)) return usage(writeError);  // a document format
   // A kernel that could not be found, built or loaded is an input error (2), unless the suite
   // expects exactly that of it.
   if (unexpectedKernelErrors > 0) return kExitInput;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/output.h"
+#include "sandbox/mode.h"
 
 namespace kc::driver {
 
@@ -13,9 +14,20 @@ void addJobOptions(CLI::App* sub, check::JobOptions& o) {
   sub->add_option("--impl", o.impl, "The kernel to check: PATH[:ENTRY] (.c, .cpp, .so; ENTRY defaults to kc_<kernel>)");
   sub->add_option("--op", o.op, "Check --impl against every contract whose kernel implements this op");
   sub->add_option("--backend", o.backend, "host (default), cuda, opencl or exec");
+  sub->add_option_function<std::string>(
+         "--sandbox", [](const std::string& m) { sandbox::setMode(sandbox::parseMode(m)); },
+         "The cell kernels and their compiles run in (docs/security.md): auto (default: every layer this machine "
+         "allows), strict (every layer, or nothing runs) or off (the kernel runs with the checker's rights)")
+      ->check(CLI::IsMember({"auto", "strict", "off"}));
 }
 
 int buildJobs(Compilation& c, check::JobOptions& o, const GlobalOptions& opts, std::vector<check::Job>& jobs) {
+  try {
+    sandbox::requireLayers();
+  } catch (const std::exception& e) {
+    std::cerr << "kcontract: " << e.what() << "\n";
+    return kExitInput;
+  }
   check::JobError error;
   bool ok = check::buildJobs(c, o, opts.warningsAsErrors, jobs, error);
   // Errors found before compiling leave no diagnostics; those after it follow them.

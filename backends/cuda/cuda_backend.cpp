@@ -233,7 +233,7 @@ Prepared CudaBackend::prepare(const KernelRef& kernel) {
   r.kind = "cuda";
   std::string nvcc = nvccPath();
   // The key holds the whole command, so the architecture (and the nvcc path) are in it.
-  r.command = {nvcc, "-O2", "-shared", "-Xcompiler", "-fPIC", "-arch=" + d.arch, "-I", include};
+  r.command = {nvcc, "-O2", "-shared", "-Xcompiler", "-fPIC,-fmax-errors=20", "-arch=" + d.arch, "-I", include};
   r.extraKeyFiles = {include + "/kcontract/abi.h"};
   // The toolkit's cuda.h carries CUDA_VERSION: another nvcc release at the same path rebuilds.
   if (fs::path found = onPath(nvcc); !found.empty()) {

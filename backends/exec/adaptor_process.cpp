@@ -25,7 +25,9 @@ constexpr int kAdaptorFd = 3;
 
 std::string signalText(int sig) {
   const char* d = strsignal(sig);
-  return "signal " + std::to_string(sig) + (d ? std::string(" (") + d + ")" : "");
+  std::string text = "signal " + std::to_string(sig) + (d ? std::string(" (") + d + ")" : "");
+  // SIGSYS in a cell: the seccomp filter denied a call (docs/security.md).
+  return sig == SIGSYS ? text + ": sandbox-violation, a call the cell denies" : text;
 }
 
 }  // namespace

@@ -175,7 +175,11 @@ int ExecBackend::launch(kc_tensor* args, int32_t nargs) {
   if (args_.size() != static_cast<size_t>(nargs)) throw BackendError("exec: the worker did not describe the arguments");
   if (spec_.protocol == 2) return launchV2(args, nargs);
   std::string caseDir = runFolder() + "/case-XXXXXX";
-  if (!mkdtemp(caseDir.data())) throw BackendError(std::string("cannot create a temporary folder: ") + std::strerror(errno));
+  // In a cell (docs/security.md) the run's folder, made by the checker, is read-only: the
+  // case folder goes into the cell's own scratch folder (TMPDIR) instead.
+  if (!mkdtemp(caseDir.data()) && (errno != EROFS && errno != EACCES ||
+                                   !mkdtemp((caseDir = (fs::temp_directory_path() / "case-XXXXXX").string()).data())))
+    throw BackendError(std::string("cannot create a temporary folder: ") + std::strerror(errno));
   struct Cleanup {
     std::string dir;
     ~Cleanup() {

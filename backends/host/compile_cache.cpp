@@ -1,9 +1,13 @@
 #include "backends/host/compile_cache.h"
 
 #include <fcntl.h>
-#include <spawn.h>
+#include <openssl/evp.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
 
 #include <cstdio>
 #include <cstring>
@@ -13,8 +17,7 @@
 #include <sstream>
 
 #include "backends/backend.h"
-
-extern char** environ;
+#include "sandbox/cell.h"
 
 namespace kc::backend {
 
@@ -53,29 +56,101 @@ std::string cacheDir() {
   return (fs::temp_directory_path() / "kcontract-cache").string();
 }
 
-int runProcess(const std::vector<std::string>& argv, std::string& output) {
-  char outTemplate[] = "/tmp/kc-run-XXXXXX";
-  int fd = mkstemp(outTemplate);
-  if (fd < 0) throw BackendError("cannot create a temporary file for the compiler's output");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fd, 1);
-  posix_spawn_file_actions_adddup2(&actions, fd, 2);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  int status = 0;
-  if (rc == 0) waitpid(pid, &status, 0);
-  close(fd);
-  output = readAll(outTemplate);
-  unlink(outTemplate);
-  if (rc != 0) {
-    output = "cannot run '" + argv[0] + "': " + std::strerror(rc);
-    return 127;
+// SHA-256 of a file's bytes, in hex ("" when it cannot be read).
+std::string fileDigest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) EVP_DigestUpdate(ctx, buf, static_cast<size_t>(in.gcount()));
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_DigestFinal_ex(ctx, md, &n);
+  EVP_MD_CTX_free(ctx);
+  std::string hex;
+  char two[3];
+  for (unsigned int k = 0; k < n; ++k) {
+    std::snprintf(two, sizeof two, "%02x", md[k]);
+    hex += two;
   }
+  return hex;
+}
+
+double compileSeconds() {
+  if (const char* t = std::getenv("KC_COMPILE_TIMEOUT"); t && *t) {
+    char* end = nullptr;
+    double v = std::strtod(t, &end);
+    if (end && *end == 0 && v > 0 && v < 1e6) return v;
+  }
+  return 300;
+}
+
+int runProcess(const std::vector<std::string>& argv, std::string& output, const std::string& writable) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw BackendError("cannot make a pipe for the compiler's output");
+  int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  sandbox::CellSpec spec;
+  spec.compiler = true;
+  spec.fds = {{null, 0}, {fds[1], 1}, {fds[1], 2}};
+  if (!writable.empty()) spec.writable = {writable};
+  spec.limits.addressBytes = 16ull << 30;  // cc1plus, cicc: a few GB at most for a kernel
+  spec.limits.cpuSeconds = compileSeconds();
+  std::unique_ptr<sandbox::Cell> cell;
+  try {
+    cell = sandbox::forkCell(spec, [&] {
+      std::vector<char*> args;
+      for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      execvp(args[0], args.data());
+      dprintf(2, "cannot run '%s': %s\n", args[0], std::strerror(errno));
+      _exit(127);
+    });
+  } catch (const std::exception& e) {
+    close(fds[0]);
+    close(fds[1]);
+    if (null >= 0) close(null);
+    throw BackendError(std::string("cannot start the compiler: ") + e.what());
+  }
+  close(fds[1]);
+  if (null >= 0) close(null);
+  // Its output, the first kOutputBytes kept (the first errors are the ones to read), under
+  // the wall-clock limit.
+  constexpr size_t kOutputBytes = 64 * 1024;
+  size_t total = 0;
+  auto begin = std::chrono::steady_clock::now();
+  double limit = compileSeconds();
+  bool timedOut = false;
+  for (;;) {
+    double left = limit - std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    if (left <= 0) {
+      timedOut = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    int ready = poll(&p, 1, static_cast<int>(left * 1000) + 1);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) continue;
+    char buf[16384];
+    ssize_t got = read(fds[0], buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;  // every writer is gone
+    total += static_cast<size_t>(got);
+    if (output.size() < kOutputBytes) output.append(buf, std::min(static_cast<size_t>(got), kOutputBytes - output.size()));
+  }
+  close(fds[0]);
+  pid_t pid = cell->pid();
+  if (timedOut) kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  kill(-pid, SIGKILL);
+  if (total > output.size())
+    output += "\n[" + std::to_string(total) + " bytes of compiler output; the first " + std::to_string(output.size()) + " kept]";
+  if (timedOut) {
+    output += "\n[the compiler ran past " + std::to_string(static_cast<int>(limit)) + " s (KC_COMPILE_TIMEOUT) and was killed]";
+    return 124;
+  }
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU) output += "\n[the compiler ran out of CPU time]";
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -89,29 +164,53 @@ CompileResult compileCached(const CompileRequest& r) {
   for (const auto& f : r.extraKeyFiles) h.add(readAll(f));
   fs::path dir = fs::path(cacheDir()) / r.kind;
   fs::path lib = dir / (fs::path(r.source).stem().string() + "-" + h.hex() + ".so");
+  fs::path digestFile = lib;
+  digestFile += ".sha256";
   std::error_code ec;
-  if (fs::is_regular_file(lib, ec)) return {lib.string(), true};
+  // A hit counts only when the library still has the digest the checker wrote after building
+  // it; anything else (an edit, a half-written file) is rebuilt, and said so.
+  if (fs::is_regular_file(lib, ec)) {
+    std::ifstream in(digestFile);
+    std::string recorded;
+    in >> recorded;
+    if (!recorded.empty() && recorded == fileDigest(lib.string())) return {lib.string(), true};
+    std::fprintf(stderr, "kcontract: the cached build '%s' does not match its digest; rebuilding it\n", lib.c_str());
+    fs::remove(lib, ec);
+  }
   fs::create_directories(dir, ec);
   if (ec) throw BackendError("cannot create the kernel cache folder '" + dir.string() + "': " + ec.message());
 
-  fs::path tmp = lib;
-  tmp += ".tmp." + std::to_string(getpid());
+  // The compiler writes into a folder of its own, the only place it may write; the checker
+  // then moves the result into the cache and records its digest.
+  std::string pattern = (dir / ".build-XXXXXX").string();
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back(0);
+  if (!mkdtemp(name.data())) throw BackendError("cannot create a build folder in '" + dir.string() + "': " + std::strerror(errno));
+  fs::path build = name.data();
+  fs::path tmp = build / lib.filename();
   std::vector<std::string> argv = r.command;
   argv.push_back(r.source);
   argv.push_back("-o");
   argv.push_back(tmp.string());
   argv.insert(argv.end(), r.linkFlags.begin(), r.linkFlags.end());
   std::string output;
-  int status = runProcess(argv, output);
-  if (status != 0) {
-    fs::remove(tmp, ec);
-    std::string cmd;
-    for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
+  int status = runProcess(argv, output, build.string());
+  if (status != 0 || !fs::is_regular_file(tmp, ec)) {
+    fs::remove_all(build, ec);
+    std::string cmd;  // as run, with the library's place in the cache for the build folder's
+    for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + (a == tmp.string() ? lib.string() : a);
     throw BackendError("compiling '" + r.source + "' failed (exit " + std::to_string(status) + "): " + cmd + "\n" +
                        output);
   }
+  std::string digest = fileDigest(tmp.string());
+  {
+    std::ofstream out(build / "digest");
+    out << digest << "\n";
+  }
   fs::rename(tmp, lib, ec);
-  if (ec) throw BackendError("cannot move the built kernel into the cache: " + ec.message());
+  if (!ec) fs::rename(build / "digest", digestFile, ec);
+  fs::remove_all(build, ec);
+  if (!fs::is_regular_file(lib)) throw BackendError("cannot move the built kernel into the cache '" + lib.string() + "'");
   return {lib.string(), false};
 }
 

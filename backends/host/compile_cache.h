@@ -2,7 +2,9 @@
 // Compiles a kernel source into a shared library, cached by content: the key hashes the
 // compiler command, every flag, the source text and the ABI header, so an edit to any of
 // them rebuilds and nothing else does. The library is written under a temporary name and
-// renamed into place, so a crash mid-build never leaves a broken cache entry.
+// renamed into place, so a crash mid-build never leaves a broken cache entry. The compiler runs
+// in a cell that can write only its build folder; the checker moves the library into the
+// cache and records its SHA-256, which every hit checks.
 #include <string>
 #include <vector>
 
@@ -27,7 +29,9 @@ std::string cacheDir();
 // Builds (or finds) the library. Throws BackendError with the compiler's output on failure.
 CompileResult compileCached(const CompileRequest& request);
 
-// Runs argv (no shell) and returns its exit status; `output` receives stdout and stderr.
-int runProcess(const std::vector<std::string>& argv, std::string& output);
+// Runs argv (no shell) in a compiler's cell (sandbox/cell.h: `writable` its only writable
+// folder) under a time limit (KC_COMPILE_TIMEOUT, default 300 s) and returns its exit status
+// (124: timed out); `output` receives stdout and stderr, the first 64 KiB.
+int runProcess(const std::vector<std::string>& argv, std::string& output, const std::string& writable);
 
 }  // namespace kc::backend

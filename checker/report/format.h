@@ -32,6 +32,7 @@ namespace kc::report {
 // What a document may need beyond the results.
 struct FormatContext {
   std::string toolVersion;  // kcontract's version (SARIF's tool.driver.version)
+  std::string sandbox;      // the cell kernels ran in (sandbox::statusLine); "" when not known
 };
 
 struct ReportFormat {

@@ -132,7 +132,7 @@ std::string xmlEscape(std::string_view text, bool attribute) {
   return out;
 }
 
-std::string junitXml(const std::vector<CaseResult>& results) {
+std::string junitXml(const std::vector<CaseResult>& results, const FormatContext& context) {
   std::vector<Suite> suites;
   Counts total;
   for (const CaseResult& r : results) {
@@ -152,7 +152,9 @@ std::string junitXml(const std::vector<CaseResult>& results) {
            ">\n    <properties>\n";
     xml += "      <property" + attr("name", "contract") + attr("value", s.contract) + "/>\n";
     xml += "      <property" + attr("name", "kernel") + attr("value", s.kernel) + "/>\n";
-    xml += "      <property" + attr("name", "backend") + attr("value", s.backend) + "/>\n    </properties>\n";
+    xml += "      <property" + attr("name", "backend") + attr("value", s.backend) + "/>\n";
+    if (!context.sandbox.empty()) xml += "      <property" + attr("name", "sandbox") + attr("value", context.sandbox) + "/>\n";
+    xml += "    </properties>\n";
     for (const CaseResult* r : s.cases) xml += testcase(*r);
     xml += "  </testsuite>\n";
   }
@@ -164,7 +166,7 @@ ReportFormat junitFormat() {
   ReportFormat f;
   f.name = "junit";
   f.description = "JUnit XML for CI: a testsuite per kernel, contract and backend, a testcase per case";
-  f.document = [](const std::vector<CaseResult>& results, const FormatContext&) { return junitXml(results); };
+  f.document = [](const std::vector<CaseResult>& results, const FormatContext& c) { return junitXml(results, c); };
   return f;
 }
 

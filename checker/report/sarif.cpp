@@ -29,7 +29,7 @@ std::string messageText(const CaseResult& r) {
 
 }  // namespace
 
-std::string sarifJson(const std::vector<CaseResult>& results, const std::string& toolVersion) {
+std::string sarifJson(const std::vector<CaseResult>& results, const std::string& toolVersion, const std::string& sandbox) {
   std::vector<std::string> contracts;
   for (const CaseResult& r : results)
     if (std::find(contracts.begin(), contracts.end(), r.contract) == contracts.end()) contracts.push_back(r.contract);
@@ -71,6 +71,7 @@ std::string sarifJson(const std::vector<CaseResult>& results, const std::string&
   Json sarif = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                 {"version", "2.1.0"},
                 {"runs", Json::array({{{"tool", {{"driver", std::move(driver)}}}, {"results", std::move(out)}}})}};
+  if (!sandbox.empty()) sarif["runs"][0]["properties"] = {{"sandbox", sandbox}};
   return sarif.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
@@ -79,7 +80,7 @@ ReportFormat sarifFormat() {
   ReportFormat f;
   f.name = "sarif";
   f.description = "SARIF 2.1.0 for code scanning: a result per case that did not pass, at the contract";
-  f.document = [](const std::vector<CaseResult>& results, const FormatContext& c) { return sarifJson(results, c.toolVersion); };
+  f.document = [](const std::vector<CaseResult>& results, const FormatContext& c) { return sarifJson(results, c.toolVersion, c.sandbox); };
   return f;
 }
 

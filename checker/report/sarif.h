@@ -10,6 +10,7 @@ namespace kc::report {
 
 // Levels: "error" for FAIL, CRASH, TIMEOUT, ERROR; "warning" for MISTRUSTED; "note" for
 // SKIPPED, UNKNOWN. The rules list every contract of `results`, passing or not.
-std::string sarifJson(const std::vector<CaseResult>& results, const std::string& toolVersion);
+// `sandbox`, when known, goes into the run's properties.
+std::string sarifJson(const std::vector<CaseResult>& results, const std::string& toolVersion, const std::string& sandbox = "");
 
 }  // namespace kc::report

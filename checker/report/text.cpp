@@ -20,6 +20,7 @@ namespace {
 constexpr size_t kVerdictWidth = 10;  // "MISTRUSTED"
 constexpr size_t kShownCells = 5;
 constexpr size_t kShownOutputLines = 5;
+constexpr size_t kShownOutputColumns = 200;  // a longer line is cut (a kernel may print one of 64 KiB)
 const std::string kIndent = "    ";
 
 std::string printf1(const char* format, double v) {
@@ -102,6 +103,8 @@ std::vector<std::string> outputTail(const std::string& output) {
     while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();  // '\r'
     for (char& ch : line)
       if ((static_cast<unsigned char>(ch) < 0x20 && ch != '\t') || ch == 0x7f) ch = '?';
+    if (line.size() > kShownOutputColumns)
+      line = line.substr(0, kShownOutputColumns) + " ... (" + std::to_string(line.size()) + " characters)";
     if (!line.empty()) lines.push_back(line);
     start = end + 1;
   }

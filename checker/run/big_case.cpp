@@ -1,5 +1,6 @@
 #include "checker/run/big_case.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -371,23 +372,24 @@ bool BigRun::mapShared() {
 
 // The launches in a forked worker (workerMain) under the timeout; what came back.
 void BigRun::launchInWorker() {
-  char outPath[] = "/tmp/kc-worker-XXXXXX";
-  int outFd = mkstemp(outPath);
-  if (outFd >= 0) unlink(outPath);
   auto start = std::chrono::steady_clock::now();
-  std::fflush(nullptr);
-  pid_t pid = fork();
-  if (pid == 0) {
-    if (outFd >= 0) {
-      dup2(outFd, 1);
-      dup2(outFd, 2);
-    }
-    workerMain(r, p, runs, scalarInputs, base, lay);
+  OutputCapture output;
+  int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  sandbox::CellSpec spec = workerCell(*r.backend, lay.total, r.prepared.artefact);
+  spec.fds = {{null, 0}, {output.writeEnd(), 1}, {output.writeEnd(), 2}};
+  std::unique_ptr<sandbox::Cell> cell;
+  pid_t pid = -1;
+  try {
+    cell = sandbox::forkCell(spec, [&] { workerMain(r, p, runs, scalarInputs, base, lay); });
+    pid = cell->pid();
+  } catch (const std::exception&) {
   }
+  if (null >= 0) close(null);
   int status = 0;
   bool timedOut = false;
   if (pid > 0) {
     for (int sleepUs = 50;;) {
+      output.drain();
       if (waitpid(pid, &status, WNOHANG) == pid) break;
       if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > r.timeoutSeconds) {
         kill(pid, SIGKILL);
@@ -398,17 +400,9 @@ void BigRun::launchInWorker() {
       std::this_thread::sleep_for(std::chrono::microseconds(sleepUs));
       sleepUs = std::min(sleepUs * 2, 20000);
     }
+    kill(-pid, SIGKILL);  // no orphans
   }
-  if (outFd >= 0) {
-    std::string text;
-    lseek(outFd, 0, SEEK_SET);
-    char buf[4096];
-    ssize_t got;
-    while ((got = read(outFd, buf, sizeof buf)) > 0) text.append(buf, static_cast<size_t>(got));
-    if (text.size() > 8192) text = "..." + text.substr(text.size() - 8192);
-    rec.output = text;
-    close(outFd);
-  }
+  rec.output = output.take();
   rec.launches = h->launches;
   rec.rc = h->rc;
   rec.message = h->message;

@@ -5,21 +5,23 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 
+#include "backends/host/compile_cache.h"
 #include "checker/run/worker_process.h"
 #include "checker/run/worker_wire.h"
 
 namespace kc::run {
 
 namespace {
-
-constexpr size_t kOutputBytes = 8192;
 
 // The run's mapping: a memfd the worker receives over the socket, mapped here too.
 class RunMemory {
@@ -60,16 +62,6 @@ std::string signalName(int sig) {
   return name + (d ? std::string(" (") + d + ")" : "");
 }
 
-std::string readTail(int fd) {
-  std::string out;
-  lseek(fd, 0, SEEK_SET);
-  char buf[4096];
-  ssize_t got;
-  while ((got = read(fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(got));
-  if (out.size() > kOutputBytes) out = "..." + out.substr(out.size() - kOutputBytes);
-  return out;
-}
-
 
 }  // namespace
 
@@ -108,7 +100,8 @@ void settleLaunch(LaunchRecord& rec, bool timedOut, double timeoutSeconds, int s
   } else if (WIFSIGNALED(status)) {
     rec.status = LaunchStatus::Crash;
     rec.signal = WTERMSIG(status);
-    rec.message = signalName(rec.signal);
+    // A call the cell's filter denied: its handler named it (sandbox/cell.h).
+    if (!(rec.signal == SIGSYS && rec.message.rfind("sandbox-violation: ", 0) == 0)) rec.message = signalName(rec.signal);
   } else if (phase == -3) {
     rec.status = LaunchStatus::Crash;
   } else if (phase == -1) {
@@ -131,32 +124,38 @@ void settleLaunch(LaunchRecord& rec, bool timedOut, double timeoutSeconds, int s
 
 Worker::~Worker() { stop(); }
 
-void Worker::start(const WorkerRequest& r) {
+sandbox::CellSpec workerCell(const backend::Backend& backend, size_t runBytes, const std::string& artefact) {
+  sandbox::CellSpec spec;
+  // Run-time compiler caches: one folder per kernel, so that what one kernel writes there
+  // never reaches another's cells.
+  char key[17];
+  std::snprintf(key, sizeof key, "%016zx", std::hash<std::string>{}(backend.name() + "\n" + artefact));
+  spec.jitCache = backend::cacheDir() + "/jit/" + key;
+  spec.gpuDevices = backend.name() != "host";
+  if (backend.name() == "host") spec.limits.addressBytes = std::max<uint64_t>(16ull << 30, 4 * static_cast<uint64_t>(runBytes));
+  return spec;
+}
+
+void Worker::start(const WorkerRequest& r, size_t runBytes) {
   int pair[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
     throw backend::BackendError("cannot start a worker process: socketpair: " + std::string(std::strerror(errno)));
-  if (outFd_ < 0) {
-    char outPath[] = "/tmp/kc-worker-XXXXXX";
-    outFd_ = mkstemp(outPath);
-    if (outFd_ >= 0) unlink(outPath);
-  }
-  std::fflush(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) {
+  if (!output_) output_ = std::make_unique<OutputCapture>();
+  int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  sandbox::CellSpec spec = workerCell(*r.backend, runBytes, r.prepared.artefact);
+  spec.fds = {{null, 0}, {output_->writeEnd(), 1}, {output_->writeEnd(), 2}, {pair[1], pair[1]}};
+  try {
+    cell_ = sandbox::forkCell(spec, [&] { serveRuns(*r.backend, r.prepared, r.entry, pair[1], reuse_); });
+  } catch (const std::exception& e) {
     close(pair[0]);
     close(pair[1]);
-    throw backend::BackendError("cannot start a worker process: " + std::string(std::strerror(errno)));
+    if (null >= 0) close(null);
+    throw backend::BackendError("cannot start a worker process: " + std::string(e.what()));
   }
-  if (pid == 0) {
-    close(pair[0]);
-    if (outFd_ >= 0) {
-      dup2(outFd_, 1);
-      dup2(outFd_, 2);
-    }
-    serveRuns(*r.backend, r.prepared, r.entry, pair[1], reuse_);
-  }
+  if (null >= 0) close(null);
   close(pair[1]);
-  pid_ = pid;
+  pid_ = cell_->pid();
+  pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));
   socket_ = pair[0];
   backend_ = r.backend;
   artefact_ = r.prepared.artefact;
@@ -165,10 +164,16 @@ void Worker::start(const WorkerRequest& r) {
 }
 
 void Worker::reap(int& status) {
-  if (pid_ > 0) waitpid(pid_, &status, 0);
+  if (pid_ > 0) {
+    waitpid(pid_, &status, 0);
+    kill(-pid_, SIGKILL);  // whatever the kernel started in the worker's group goes with it
+  }
   pid_ = -1;
   if (socket_ >= 0) close(socket_);
   socket_ = -1;
+  if (pidfd_ >= 0) close(pidfd_);
+  pidfd_ = -1;
+  cell_.reset();
 }
 
 void Worker::stop() {
@@ -181,10 +186,13 @@ void Worker::stop() {
       kill(pid_, SIGKILL);
       waitpid(pid_, &status, 0);
     }
+    kill(-pid_, SIGKILL);  // no orphans
     pid_ = -1;
   }
-  if (outFd_ >= 0) close(outFd_);
-  outFd_ = -1;
+  if (pidfd_ >= 0) close(pidfd_);
+  pidfd_ = -1;
+  cell_.reset();
+  output_.reset();
 }
 
 LaunchRecord Worker::run(const WorkerRequest& r) {
@@ -222,15 +230,12 @@ LaunchRecord Worker::run(const WorkerRequest& r) {
 
   if (pid_ > 0 && (r.backend != backend_ || r.prepared.artefact != artefact_ || r.entry != entry_)) stop();
   auto begin = std::chrono::steady_clock::now();
-  if (pid_ < 0) start(r);
-  if (outFd_ >= 0) {
-    (void)!ftruncate(outFd_, 0);
-    lseek(outFd_, 0, SEEK_SET);
-  }
+  if (pid_ < 0) start(r, mem.bytes());
+  if (output_) output_->take();  // printed between runs: nobody's
   if (!wire::sendRun(socket_, mem.fd(), mem.bytes())) {  // the idle worker is gone: one more
     int status = 0;
     reap(status);
-    start(r);
+    start(r, mem.bytes());
     if (!wire::sendRun(socket_, mem.fd(), mem.bytes()))
       throw backend::BackendError("cannot hand the run to a worker process: " + std::string(std::strerror(errno)));
   }
@@ -241,9 +246,16 @@ LaunchRecord Worker::run(const WorkerRequest& r) {
   for (;;) {
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     int waitMs = static_cast<int>(std::max(0.0, r.timeoutSeconds - elapsed) * 1000.0) + 1;
-    pollfd p{socket_, POLLIN, 0};
-    int ready = poll(&p, 1, waitMs);
+    // The checker holds the pipe's write end too, so it never hangs up: no busy loop.
+    pollfd p[3] = {{socket_, POLLIN, 0}, {output_->readEnd(), POLLIN, 0}, {pidfd_, POLLIN, 0}};
+    int ready = poll(p, pidfd_ >= 0 ? 3 : 2, waitMs);
     if (ready < 0 && errno == EINTR) continue;
+    if (ready > 0 && p[1].revents) output_->drain();
+    if (ready > 0 && !p[0].revents && p[2].revents) {  // the worker died; a child of it still holds the socket
+      reap(status);
+      break;
+    }
+    if (ready > 0 && !p[0].revents) continue;
     if (ready > 0) {
       char answer = 0;
       ssize_t got = read(socket_, &answer, 1);
@@ -260,7 +272,7 @@ LaunchRecord Worker::run(const WorkerRequest& r) {
     break;
   }
   rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  if (outFd_ >= 0) rec.output = readTail(outFd_);
+  if (output_) rec.output = output_->take();
   rec.launches = report->launches;
   rec.rc = report->rc;
   rec.message = report->message;

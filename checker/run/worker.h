@@ -20,6 +20,8 @@
 
 #include "backends/backend.h"
 #include "checker/run/case_setup.h"
+#include "checker/run/output_capture.h"
+#include "sandbox/cell.h"
 
 namespace kc::run {
 
@@ -83,14 +85,16 @@ class Worker {
   int started() const { return started_; }
 
  private:
-  void start(const WorkerRequest& request);
+  void start(const WorkerRequest& request, size_t runBytes);
   void stop();     // closes the socket; the idle process exits
   void reap(int& status);
 
   bool reuse_;
   pid_t pid_ = -1;
   int socket_ = -1;
-  int outFd_ = -1;  // what the kernel prints, per run
+  int pidfd_ = -1;  // readable once the worker has exited (a child of it may hold the socket)
+  std::unique_ptr<sandbox::Cell> cell_;      // the worker's cell (sandbox/cell.h)
+  std::unique_ptr<OutputCapture> output_;    // what the kernel prints, per run
   const backend::Backend* backend_ = nullptr;
   std::string artefact_, entry_;
   int started_ = 0;
@@ -100,6 +104,11 @@ class Worker {
 std::vector<uint8_t> makeImage(const std::vector<uint8_t>& storage);
 // Whether both canaries of an image are intact.
 bool canariesIntact(const std::vector<uint8_t>& image);
+
+// The cell a backend's worker runs in: device nodes for the backends that may drive a GPU,
+// an address-space limit for the host backend (`runBytes`: the run's shared mapping), and
+// the kernel's own writable folder for run-time compiler caches (by `artefact`).
+sandbox::CellSpec workerCell(const backend::Backend& backend, size_t runBytes, const std::string& artefact);
 
 // request.worker->run(request), or a run in a fresh worker of its own.
 LaunchRecord runInWorker(const WorkerRequest& request);

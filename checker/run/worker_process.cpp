@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "checker/run/worker_wire.h"
+#include "sandbox/cell.h"
 
 namespace kc::run {
 
@@ -22,6 +23,7 @@ void setText(char* field, const std::string& text) { std::strncpy(field, text.c_
 bool runOnce(backend::Backend& be, const backend::Prepared& prepared, const std::string& entry, bool& loaded,
              bool reuse, uint8_t* base, size_t size) {
   auto* report = reinterpret_cast<wire::Report*>(base);
+  sandbox::setViolationSink(report->message, wire::kMessageBytes);  // a denied call names itself here
   std::vector<void*> device;
   try {
     size_t at = wire::requestOffset();
@@ -139,6 +141,7 @@ bool runOnce(backend::Backend& be, const backend::Prepared& prepared, const std:
     bool again = false;
     if (base != MAP_FAILED) {
       again = runOnce(be, prepared, entry, loaded, reuse, static_cast<uint8_t*>(base), bytes);
+      sandbox::setViolationSink(nullptr, 0);
       munmap(base, bytes);
     }
     std::fflush(nullptr);  // what the kernel printed belongs to this run

@@ -12,7 +12,7 @@ int kc_acme_relu(kc_tensor* args, int32_t nargs, void* stream) {
 }
 C
 echo "== a compile error: once, with the compiler's first error"
-kc check relu.kcontract --impl broken.c --dtype f32 2>&1 | sed -E 's/ -o [^ ]+\.so\.tmp\.[0-9]+/ -o <so>/'
+kc check relu.kcontract --impl broken.c --dtype f32 2>&1 | sed -E 's/ -o [^ ]+\/[a-z_]+-[0-9a-f]{16}\.so/ -o <so>/'
 echo "== a missing source"
 kc check relu.kcontract --impl missing.c --dtype f32
 echo "== a wrong entry point"
@@ -29,4 +29,4 @@ kernels:
   - {name: "nan-swallowing relu, a wrong cause", impl: relu_nan.c, contract: relu.kcontract, expect: {verdict: fail, signature: overflow}, supports: {dtypes: [f32]}}
 YAML
 echo "== a suite: expectations per kind of outcome"
-kc check suite.yaml --expect 2>&1 | sed -n '/^expectations:/,$p;/: error: /p' | sed -E 's/ -o [^ ]+\.so\.tmp\.[0-9]+/ -o <so>/'
+kc check suite.yaml --expect 2>&1 | sed -n '/^expectations:/,$p;/: error: /p' | sed -E 's/ -o [^ ]+\/[a-z_]+-[0-9a-f]{16}\.so/ -o <so>/'

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The attack suite on the H200 (issue 19, docs/security.md): the host attack kernels of
+# tests/e2e/attacks/ compiled as CUDA sources (each .c wrapped in a .cu) and checked on the
+# CUDA backend in a strict cell, the PyTorch attacks on CUDA, and the cell's cost beside
+# --sandbox off. Run from the repository root with the bundle: scripts/gpu_check_sandbox.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+KC="${KC:-bundle/kcontract}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cp tests/e2e/attacks/* examples/relu/relu.kcontract examples/relu/relu.cu examples/relu/relu_nan.cu "$work/"
+dims='supports: {dtypes: [f32], dims: {N: 1..100}}'
+(
+  cd "$work"
+  {
+    echo "kcontract-suite: 1"
+    echo "backend: cuda"
+    echo "kernels:"
+    echo "  - {name: relu before, impl: relu.cu, contract: relu.kcontract, expect: pass, $dims}"
+    echo "  - {name: relu NaN before, impl: relu_nan.cu, contract: relu.kcontract, expect: fail, $dims}"
+    for k in forge_results:fail ptrace_checker:crash vm_write_checker:crash proc_mem:fail poison_cache:fail \
+             open_socket:crash orphan:crash kill_checker:fail flood_stdout:fail detect_checker:fail include_shadow:fail; do
+      printf '#include "%s.c"\n' "${k%%:*}" > "${k%%:*}.cu"
+      echo "  - {name: ${k%%:*}, impl: ${k%%:*}.cu, contract: relu.kcontract, expect: ${k##*:}, $dims}"
+    done
+    echo "  - {name: relu after, impl: relu.cu, contract: relu.kcontract, expect: pass, $dims}"
+    echo "  - {name: relu NaN after, impl: relu_nan.cu, contract: relu.kcontract, expect: fail, $dims}"
+  } > suite.yaml
+  echo "== CUDA attack suite (--sandbox strict)"
+  "$OLDPWD/$KC" check suite.yaml --sandbox strict --expect --timeout 30 > report.txt 2>&1
+  echo "checker exit: $?"
+  sed -n '/^kernel /,$p' report.txt | sed -E 's/  +/  /g'
+  grep -oE "sandbox-violation: [a-z_]+ denied|other processes seen: [0-9]+, memories opened: [0-9]+|files found: [0-9]+, opened for writing: [0-9]+|\[[0-9]+ bytes printed; the last [0-9]+ kept\]" report.txt | sort | uniq -c
+  pgrep -x kc-attack-orph >/dev/null && echo "an orphan outlived the run" || echo "no orphan left"
+  echo "== PyTorch attacks on CUDA (--sandbox strict)"
+  for m in ModelNew ModelPtrace ModelSocket ModelKill ModelPoison ModelForge ModelNew; do
+    KC_TORCH_DEVICE=cuda "$OLDPWD/$KC" check --op relu --impl "torch_attacks.py:$m" --backend exec --dtype f32 --dims R=1..2 \
+      --timeout 120 --sandbox strict > out.txt 2>&1
+    rc=$?
+    verdict=$(awk '/^total /{for(i=1;i<=NF;i++) if ($i ~ /^(PASS|FAIL|ERROR|CRASH|TIMEOUT)$/) v=$i} END{print v}' out.txt)
+    why=$(grep -m1 -oE "sandbox-violation: [a-z_]+ denied|files opened for writing: [0-9]+|error: .{0,120}" out.txt)
+    echo "$m: $verdict (exit $rc)${why:+  $why}"
+  done
+)
+echo "== the cell's cost on CUDA"
+KC="$KC" KC_BENCH_BACKEND=cuda bash bench/sandbox_bench.sh 3
