@@ -167,7 +167,8 @@ struct Layout {
     std::vector<backend::ArgDesc> descs;
     for (const ArgSpec& a : s.args) descs.push_back({a.name, a.output});
     be.describeArgs(descs);
-    std::vector<uint8_t> canary = canaryPattern();
+    std::vector<uint8_t> canary = canaryPattern(s.marks);  // the run's: leading, then trailing
+    const std::vector<uint8_t> head(canary.begin(), canary.begin() + kCanaryBytes), tail(canary.begin() + kCanaryBytes, canary.end());
     // Per argument one image (canary | storage | canary); outputs a second for later launches.
     std::vector<std::vector<uint8_t*>> images(n);
     for (size_t a = 0; a < n; ++a) {
@@ -175,8 +176,8 @@ struct Layout {
       int copies = s.args[a].output && r.repeats > 1 ? 2 : 1;
       for (int k = 0; k < copies; ++k) {
         auto* img = static_cast<uint8_t*>(be.allocate(s.args[a].imageBytes()));
-        be.fill(img, canary, kCanaryBytes);
-        be.fill(img + kCanaryBytes + s.args[a].storageBytes(), canary, kCanaryBytes);
+        be.fill(img, head, kCanaryBytes);
+        be.fill(img + kCanaryBytes + s.args[a].storageBytes(), tail, kCanaryBytes);
         images[a].push_back(img);
       }
     }
@@ -197,10 +198,9 @@ struct Layout {
     };
     auto canariesIntact = [&](uint8_t* img, size_t storageBytes) {
       std::vector<uint8_t> got(kCanaryBytes);
-      for (size_t at : {size_t{0}, kCanaryBytes + storageBytes}) {
-        be.copyOut(got.data(), img + at, kCanaryBytes);
-        for (size_t i = 0; i < kCanaryBytes; ++i)
-          if (got[i] != canary[i % canary.size()]) return false;
+      for (size_t k : {size_t{0}, size_t{1}}) {
+        be.copyOut(got.data(), img + (k == 0 ? 0 : kCanaryBytes + storageBytes), kCanaryBytes);
+        if (std::memcmp(got.data(), canary.data() + k * kCanaryBytes, kCanaryBytes) != 0) return false;
       }
       return true;
     };
@@ -221,7 +221,7 @@ struct Layout {
           data = scalars[a].data();
         } else {
           size_t k = spec.output ? slot : 0;
-          if (spec.output) be.fill(storage(a, k), poisonPattern(spec.dtype), spec.storageBytes());
+          if (spec.output) be.fill(storage(a, k), poisonOf(spec), spec.storageBytes());
           data = be.view(images[a][k], kCanaryBytes);
         }
         args[a] = kc_tensor{data, static_cast<int32_t>(spec.dtype), static_cast<int32_t>(spec.shape.size()),
@@ -244,7 +244,7 @@ struct Layout {
             rep[a].changedCells = be.compareBitwise(storage(a, 0), pristine[a], static_cast<size_t>(spec.numel()), spec.elementBytes());
           if (spec.output) {
             backend::PatternCount pc = be.countPattern(storage(a, 0), static_cast<size_t>(spec.numel()),
-                                                       poisonPattern(spec.dtype), kFirstShown);
+                                                       poisonOf(spec), kFirstShown);
             rep[a].unwritten = pc.count;
             rep[a].firstCount = pc.first.size();
             for (size_t i = 0; i < pc.first.size() && i < kFirstShown; ++i) rep[a].first[i] = pc.first[i];
@@ -331,7 +331,7 @@ void BigRun::subInputs() {
   for (size_t a = 0; a < n; ++a) {
     const ArgSpec& spec = s.args[a];
     if (spec.output) {
-      std::vector<uint8_t> poison = poisonPattern(spec.dtype);
+      std::vector<uint8_t> poison = poisonOf(spec);
       subStorage[a].resize(p.setup.args[a].storageBytes());
       for (size_t i = 0; i + poison.size() <= subStorage[a].size(); i += poison.size())
         std::memcpy(&subStorage[a][i], poison.data(), poison.size());
@@ -371,9 +371,9 @@ bool BigRun::mapShared() {
 
 // The launches in a forked worker (workerMain) under the timeout; what came back.
 void BigRun::launchInWorker() {
-  char outPath[] = "/tmp/kc-worker-XXXXXX";
-  int outFd = mkstemp(outPath);
-  if (outFd >= 0) unlink(outPath);
+  std::string outPath = "/tmp/" + markName(s.marks, MarkName::TempFile) + "-XXXXXX";  // the run's marks
+  int outFd = mkstemp(outPath.data());
+  if (outFd >= 0) unlink(outPath.c_str());
   auto start = std::chrono::steady_clock::now();
   std::fflush(nullptr);
   pid_t pid = fork();
@@ -382,6 +382,7 @@ void BigRun::launchInWorker() {
       dup2(outFd, 1);
       dup2(outFd, 2);
     }
+    disguiseProcess(s.marks);  // the run's marks: its title is not kcontract
     workerMain(r, p, runs, scalarInputs, base, lay);
   }
   int status = 0;
@@ -425,7 +426,7 @@ void BigRun::launchInWorker() {
   if (rec.launches > 0)
     for (size_t a = 0; a < n; ++a) {
       const uint8_t* g = base + lay.gathered[a];
-      rec.images[a].push_back(makeImage(std::vector<uint8_t>(g, g + p.setup.args[a].storageBytes())));
+      rec.images[a].push_back(makeImage(std::vector<uint8_t>(g, g + p.setup.args[a].storageBytes()), p.setup.marks));
     }
   munmap(mem, lay.total);
 }

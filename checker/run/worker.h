@@ -96,10 +96,10 @@ class Worker {
   int started_ = 0;
 };
 
-// An image: canary | storage | canary.
-std::vector<uint8_t> makeImage(const std::vector<uint8_t>& storage);
+// An image: canary | storage | canary, the canaries of the run's marks key (canaryPattern).
+std::vector<uint8_t> makeImage(const std::vector<uint8_t>& storage, uint64_t marks);
 // Whether both canaries of an image are intact.
-bool canariesIntact(const std::vector<uint8_t>& image);
+bool canariesIntact(const std::vector<uint8_t>& image, uint64_t marks);
 
 // request.worker->run(request), or a run in a fresh worker of its own.
 LaunchRecord runInWorker(const WorkerRequest& request);
