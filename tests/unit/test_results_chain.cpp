@@ -51,7 +51,7 @@ TEST_CASE("results chain: SHA-256 and the run nonce", "[report][chain]") {
   CHECK(a != b);
 }
 
-TEST_CASE("results chain: a run's records verify; the first carries the run", "[report][chain]") {
+TEST_CASE("results chain: a run's records verify, and the first carries the run", "[report][chain]") {
   ResultsChain chain("", "00112233445566778899aabbccddeeff");
   std::string text = file(3, chain);
   CHECK(line(text, 0).find(",\"run\":\"00112233445566778899aabbccddeeff\",\"chain\":\"") != std::string::npos);
