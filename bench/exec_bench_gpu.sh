@@ -23,7 +23,7 @@ timed() {  # JSONL "$@": prints "SECONDS CASES VERDICT"
   local out="$tmp/out.txt" jsonl="$1" start end
   shift
   start=$(date +%s.%N)
-  "$KC" check "$@" --format jsonl --out "$jsonl" >"$out" 2>&1
+  "$KC" check "$@" --format jsonl --out "$jsonl" --replace >"$out" 2>&1  # the same file per op
   end=$(date +%s.%N)
   local verdict
   verdict=$(awk '/^total /{for(i=1;i<=NF;i++) if ($i ~ /^(PASS|FAIL|ERROR|CRASH|TIMEOUT|MISTRUSTED|SKIPPED|UNKNOWN)$/) v=$i} END{print v}' "$out")

@@ -74,6 +74,7 @@ Repro reproFor(const Job& job, const CaseResult& r, const std::string& digest, c
   p.entry = job.kernel.entry;
   p.backend = job.backend;
   p.inputs = digest;
+  p.marks = run::formatMarks(caseMarks(opts, r.seed, r.number));
   p.timeout = opts.timeoutSeconds;
   p.includeDirs = opts.includeDirs;
   return p;
@@ -212,6 +213,7 @@ std::optional<CaseResult> CaseRun::streamedObstacle() {
 bool CaseRun::runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uint8_t>>& inputsOnly) {
   std::vector<std::vector<uint8_t>> storage;
   run::PhaseTimer inputsTimer(ph ? &ph->inputs : nullptr);
+  run::setMarks(setup, caseMarks(opts, c.seeds[k], c.number));  // this run's poison, canaries and names
   try {
     for (size_t a = 0; a < setup.args.size(); ++a) {
       storage.push_back(run::makeStorage(setup, plan, c, a, c.seeds[k], opts.threads));
@@ -291,6 +293,7 @@ CaseResult CaseRun::run() {
     attempt.seedIndex = k;
     if (streamed) {
       big.seed = c.seeds[k];
+      run::setMarks(setup, caseMarks(opts, c.seeds[k], c.number));  // big.setup is &setup
       run::PhaseTimer streamTimer(ph ? &ph->streamed : nullptr);
       try {
         run::runBigCase(big, attempt);
@@ -355,8 +358,13 @@ CaseResult runCase(const Job& job, const plan::Plan& plan, const plan::Case& c, 
 
 }  // namespace
 
-std::string caseInputsDigest(const Job& job, const plan::Plan& plan, const plan::Case& c, size_t seedIndex) {
+uint64_t caseMarks(const RunOptions& opts, uint64_t caseSeed, size_t caseNumber) {
+  return opts.marks ? *opts.marks : run::marksKey(opts.seed, caseSeed, caseNumber);
+}
+
+std::string caseInputsDigest(const Job& job, const plan::Plan& plan, const plan::Case& c, size_t seedIndex, uint64_t marks) {
   run::CaseSetup setup = run::setupCase(*job.contract, plan, c);
+  run::setMarks(setup, marks);
   std::vector<std::vector<uint8_t>> inputs;
   for (size_t a = 0; a < setup.args.size(); ++a)
     if (!setup.args[a].output) inputs.push_back(run::makeStorage(setup, plan, c, a, c.seeds.at(seedIndex)));

@@ -62,6 +62,9 @@ struct RunOptions {
   std::vector<std::string> includeDirs;
   size_t onlyCase = 0;                 // replay: just this case number
   std::optional<size_t> onlySeedIndex; // replay: just this seed
+  // replay: the run's marks key from the reproducer (run/marks.h); otherwise each run of a
+  // case draws its own, marksKey(seed, the case's seed, the case's number).
+  std::optional<uint64_t> marks;
   // Calibration: rewrite the plan before cases are selected (a friendly shape, 5 seeds), and
   // judge as a plain allclose harness (run/judge.h) instead of by the contract.
   std::function<void(plan::Plan&)> rewritePlan;
@@ -88,7 +91,10 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
 std::vector<const plan::Case*> selectCases(const plan::Plan& plan, const Supports& supports, const RunOptions& opts);
 
 // The digest of the inputs seed `seedIndex` of case `c` generates (repro.h's `inputs=`).
-std::string caseInputsDigest(const Job& job, const plan::Plan& plan, const plan::Case& c, size_t seedIndex);
+// `marks`: the run's marks key (the poison in the inputs' gaps is the run's).
+std::string caseInputsDigest(const Job& job, const plan::Plan& plan, const plan::Case& c, size_t seedIndex, uint64_t marks);
+// The marks key of the run of case `c` at `caseSeed`: opts.marks, else marksKey(opts.seed, caseSeed, c's number).
+uint64_t caseMarks(const RunOptions& opts, uint64_t caseSeed, size_t caseNumber);
 
 // The reproducer line of a result (repro.h): its own, or one built for it (a PASS has none;
 // `--sanitize` re-runs chosen passing cases through one). Inputs not re-checked ("-").

@@ -70,6 +70,7 @@ std::string formatRepro(const Repro& r) {
   s << "kcontract replay 'file=" << encode(r.file) << " contract=" << encode(r.contract) << " case=" << r.caseNumber
     << " seed-index=" << r.seedIndex << " base-seed=" << r.baseSeed << " impl=" << encode(r.impl) << ":"
     << encode(r.entry) << " backend=" << encode(r.backend) << " inputs=" << r.inputs;
+  if (!r.marks.empty()) s << " marks=" << encode(r.marks);
   if (r.timeout > 0) s << " timeout=" << r.timeout;
   for (const auto& d : r.includeDirs) s << " include=" << encode(d);
   s << "'";
@@ -140,6 +141,13 @@ std::optional<Repro> parseRepro(const std::string& textIn, std::string& error) {
     }
     else if (key == "backend") { r.backend = *value; has[6] = true; }
     else if (key == "inputs") { r.inputs = *value; has[7] = true; }
+    else if (key == "marks") {
+      if (value->size() != 16 || value->find_first_not_of("0123456789abcdef") != std::string::npos) {
+        error = "marks= is 16 hex digits; not '" + *value + "'";
+        return std::nullopt;
+      }
+      r.marks = *value;
+    }
     else if (key == "timeout") {
       try { r.timeout = std::stod(*value); } catch (...) { error = "bad timeout '" + *value + "'"; return std::nullopt; }
     }

@@ -3,7 +3,9 @@
 // that rebuilds the case's inputs byte for byte from the seed (the digest of the inputs is
 // in the line and checked on replay). Form:
 //   kcontract replay 'file=F contract=ID case=N seed-index=K base-seed=S impl=PATH:ENTRY
-//                     backend=B inputs=fnv1a64:HEX [timeout=T] [include=DIR]...'
+//                     backend=B inputs=fnv1a64:HEX [marks=HEX16] [timeout=T] [include=DIR]...'
+// marks= is the run's marks key (checker/run/marks.h: its poison, canaries and names); a
+// replay uses it, and one without it draws the key from the seed as the check did.
 // Values are percent-encoded where they hold a space, a quote or a percent sign.
 #include <cstdint>
 #include <optional>
@@ -22,6 +24,7 @@ struct Repro {
   std::string entry;  // its entry point
   std::string backend;
   std::string inputs;  // fnv1a64:HEX of every input's bytes, in ABI order
+  std::string marks;   // the run's marks key, 16 hex digits ("" when the reproducer has none)
   double timeout = 0;  // 0: the default
   std::vector<std::string> includeDirs;
 };

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -18,6 +19,7 @@
 #include "checker/check.h"
 #include "checker/growth.h"
 #include "checker/sanitize.h"
+#include "checker/report/chain.h"
 #include "checker/report/format.h"
 #include "checker/report/jsonl.h"
 #include "checker/report/summary.h"
@@ -38,6 +40,7 @@ struct CheckCliOptions {
   std::string format = report::defaultReportFormat().name;
   std::string out;
   std::string resume;
+  bool replace = false;  // --replace: --out overwrites a file that exists
   std::string shard;
   std::string maxMemory;
   std::string dims;     // --dims R=1..64,H=32
@@ -202,28 +205,40 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   if (o.sanitize.empty() && (o.sanitizeAll || !o.sanitizeCases.empty()))
     return usage("--sanitize-case and --sanitize-all choose cases for --sanitize TOOL; give the tool");
 
-  // Resume: the results already written count, and new ones are appended to the same file.
+  // Resume: the results already written count, and new ones are appended to the same file,
+  // once its integrity chain holds (checker/report/chain.h): a line changed after it was
+  // written is refused (exit 2); a last line cut short by a kill is cut off, its case runs again.
   std::vector<report::CaseResult> results;
+  std::string chainLast;
   if (!o.resume.empty()) {
     if (!o.out.empty() && o.out != o.resume) return usage("--resume FILE writes to FILE; give no other --out");
+    if (o.replace) return usage("--resume FILE appends to FILE and --replace overwrites it; give one of them");
     o.out = o.resume;
     if (!format->machine) format = &report::resumeFormat();
     if (!format->parseRecord) return usage("--resume works with --format " + report::resumeFormat().name);
-    std::ifstream in(o.resume);
-    std::string line;
-    size_t lineNo = 0;
-    while (std::getline(in, line)) {
-      ++lineNo;
-      if (line.empty()) continue;
+    std::ifstream in(o.resume, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) return usage("cannot read '" + o.resume + "'");
+    report::VerifiedResults v = report::verifyResults(text);
+    if (!v.tampered.empty())
+      return usage(o.resume + ":" + v.tampered + "; the file was changed after kcontract wrote it, and a resumed run "
+                   "would count what it holds: not resuming (check it afresh with --out NEW.jsonl)");
+    for (size_t i = 0; i < v.records.size(); ++i) {
       std::string error;
-      auto r = format->parseRecord(line, error);
-      if (!r) {  // a line cut short by a kill: that case runs again
-        std::cerr << o.resume << ":" << lineNo << ": ignoring an unreadable result line (" << error << ")\n";
-        continue;
-      }
+      auto r = format->parseRecord(v.records[i], error);
+      if (!r)
+        return usage(o.resume + ":" + std::to_string(v.lines[i]) + ": a sealed record that is not a result (" + error +
+                     "): written by another version of kcontract? not resuming");
       o.run.finished.insert(report::resumeKey(*r));
       results.push_back(*r);
     }
+    if (!v.cut.empty()) {
+      std::cerr << o.resume << ":" << v.cut << "; cutting it off (its case runs again)\n";
+      std::error_code ec;
+      std::filesystem::resize_file(o.resume, v.keptBytes, ec);
+      if (ec) return usage("cannot cut '" + o.resume + "' back to its whole lines: " + ec.message());
+    }
+    chainLast = v.last;
   }
 
   Compilation c;
@@ -235,7 +250,11 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   o.run.includeDirs = o.jobs.includeDirs;
 
   // Where each format goes. Machine formats with --out leave stdout to the text lines.
-  report::ReportWriter writer(*format, o.out);
+  report::ReportWriter writer(*format, o.out,
+                              !o.resume.empty() ? report::OutMode::Append
+                              : o.replace       ? report::OutMode::Replace
+                                                : report::OutMode::Create);
+  writer.continueChain(chainLast);
   std::string writeError;
   if (!writer.open(writeError)) return usage(writeError);
   bool textToStdout = writer.textToStdout();
@@ -323,8 +342,13 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   sub->add_option("--layouts", o->layouts, "Run only the cases whose tensors all have these layout kinds (contiguous,padded), as a suite's supports.layouts");
   sub->add_option("--seed", o->run.seed, "The base seed of every plan (default 0)");
   sub->add_option("--format", o->format, report::reportFormatList(true));
-  sub->add_option("--out", o->out, "Write the --format report to this file (the text report still goes to stdout)");
-  sub->add_option("--resume", o->resume, "Skip the cases already in this JSON Lines file and append the rest to it");
+  sub->add_option("--out", o->out,
+                  "Write the --format report to this file (the text report still goes to stdout); a file that exists is "
+                  "refused unless --replace (or --resume FILE) says what to do with it");
+  sub->add_flag("--replace", o->replace, "With --out: overwrite the file when it exists");
+  sub->add_option("--resume", o->resume,
+                  "Skip the cases already in this JSON Lines file and append the rest to it, once its integrity chain "
+                  "holds (a changed line: exit 2; a last line cut short by a kill is cut off)");
   sub->add_option("--shard", o->shard, "Run every N-th case starting at I (I/N), to split a suite over machines");
   sub->add_option("--timeout", o->run.timeoutSeconds, "Seconds one run of a case may take before it is killed (default 10)");
   sub->add_option("--max-memory", o->maxMemory, "Host memory a case may use, e.g. 512M or 4G (default 4G); larger cases are SKIPPED");

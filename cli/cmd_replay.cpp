@@ -10,6 +10,7 @@
 #include "checker/check.h"
 #include "checker/report/text.h"
 #include "checker/repro.h"
+#include "checker/run/marks.h"
 #include "cli/cli.h"
 #include "cli/job_options.h"
 #include "cli/output.h"
@@ -53,8 +54,12 @@ int runReplay(const std::string& reproText, const GlobalOptions& opts) {
               << " with seed " << repro->seedIndex << ": the contract changed since the reproducer was written\n";
     return kExitInput;
   }
+  check::RunOptions ro;
+  ro.seed = repro->baseSeed;
+  if (!repro->marks.empty()) ro.marks = run::parseMarks(repro->marks);  // the check's poison, canaries and names
+  const uint64_t marks = check::caseMarks(ro, kase->seeds[repro->seedIndex], kase->number);
   if (repro->inputs != "-") {
-    std::string digest = check::caseInputsDigest(*job, plan, *kase, repro->seedIndex);
+    std::string digest = check::caseInputsDigest(*job, plan, *kase, repro->seedIndex, marks);
     if (digest != repro->inputs) {
       std::cerr << "kcontract replay: the inputs rebuilt from the seed (" << digest << ") differ from the reproducer's ("
                 << repro->inputs << "): the contract or kcontract changed since it was written\n";
@@ -62,8 +67,6 @@ int runReplay(const std::string& reproText, const GlobalOptions& opts) {
     }
     std::cout << "inputs: rebuilt byte for byte (" << digest << ")\n";
   }
-  check::RunOptions ro;
-  ro.seed = repro->baseSeed;
   ro.onlyCase = repro->caseNumber;
   ro.onlySeedIndex = repro->seedIndex;
   ro.includeDirs = repro->includeDirs;

@@ -15,7 +15,7 @@ trap 'rm -f "$cuda_jsonl" "$cuda_text"' EXIT
 
 echo "== kcontract check examples/suite_cuda.yaml (CUDA backend, when a GPU is present) =="
 set +e
-"$KC" check examples/suite_cuda.yaml --expect --timeout 60 --format jsonl --out "$cuda_jsonl" >"$cuda_text" 2>&1
+"$KC" check examples/suite_cuda.yaml --expect --timeout 60 --format jsonl --out "$cuda_jsonl" --replace >"$cuda_text" 2>&1
 cuda_rc=$?
 set -e
 # A case that ran (any verdict but SKIPPED) means there is a GPU: that run is the job's.

@@ -50,7 +50,7 @@ ask() {  # ask FILE EXPR  (EXPR over `rs`, the list of results)
 
 check() {  # check NAME ARGS...: kcontract check ... --format jsonl --out $work/NAME.jsonl, text shown
   local name="$1"; shift
-  "$KC" check "$@" --backend cuda --timeout 60 --format jsonl --out "$work/$name.jsonl" >"$work/$name.txt" 2>&1
+  "$KC" check "$@" --backend cuda --timeout 60 --format jsonl --out "$work/$name.jsonl" --replace >"$work/$name.txt" 2>&1
   local rc=$?
   sed -n '1,200p' "$work/$name.txt"
   echo "[exit $rc] (${SECONDS} s so far)"

@@ -10,6 +10,8 @@ PACKAGES=(
   antlr4 libantlr4-runtime-dev uuid-dev
   # solver, numerics, config, CLI, JSON, tests
   libcvc5-dev libmpfr-dev libgmp-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev catch2
+  # SHA-256 of the results files' integrity chain (OpenSSL's libcrypto)
+  libssl-dev
   # BLAS for the f64 oracle's contractions (cblas_dgemm)
   libopenblas-dev
   # fuzzing (libFuzzer) with clang

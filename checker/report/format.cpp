@@ -1,10 +1,18 @@
 #include "checker/report/format.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
+
+#include "checker/report/chain.h"
 
 namespace kc::report {
 
@@ -27,6 +35,24 @@ constexpr size_t kBuiltInFormats = 0
     ;
 
 std::string cannotWrite(const std::string& out) { return "cannot write '" + out + "'"; }
+
+// Whether `out` names a regular file that exists (through a symbolic link too).
+bool existingFile(const std::string& out) {
+  struct stat st {};
+  return stat(out.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// Writes all of `line` (one write(), again only for what a short write left).
+bool writeAll(int fd, const std::string& line) {
+  size_t done = 0;
+  while (done < line.size()) {
+    ssize_t n = ::write(fd, line.data() + done, line.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -72,32 +98,65 @@ const ReportFormat& resumeFormat() {
   throw std::logic_error("no report format can be resumed");
 }
 
-ReportWriter::ReportWriter(const ReportFormat& format, std::string out, std::ostream& console)
-    : format_(format), out_(std::move(out)), console_(console) {}
+std::string existsError(const std::string& out, bool resumable) {
+  return "'" + out + "' exists already; add --replace to overwrite it" +
+         (resumable ? ", or --resume " + out + " to keep its results and append to it" : "");
+}
 
-ReportWriter::ReportWriter(const ReportFormat& format, std::string out) : ReportWriter(format, std::move(out), std::cout) {}
+ReportWriter::ReportWriter(const ReportFormat& format, std::string out, std::ostream& console, OutMode mode)
+    : format_(format), out_(std::move(out)), console_(console), mode_(mode) {
+  if (format_.chained) chain_ = std::make_unique<ResultsChain>();
+}
 
-ReportWriter::~ReportWriter() = default;
+ReportWriter::ReportWriter(const ReportFormat& format, std::string out, OutMode mode)
+    : ReportWriter(format, std::move(out), std::cout, mode) {}
+
+ReportWriter::~ReportWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void ReportWriter::continueChain(std::string last) {
+  if (chain_) chain_ = std::make_unique<ResultsChain>(std::move(last));
+}
 
 bool ReportWriter::open(std::string& error) {
+  if (!out_.empty() && mode_ == OutMode::Create && existingFile(out_)) {
+    error = existsError(out_, static_cast<bool>(format_.parseRecord));
+    return false;
+  }
   if (!format_.caseRecord) return true;
   if (out_.empty()) {
     records_ = &console_;
     return true;
   }
-  file_ = std::make_unique<std::ofstream>(out_, std::ios::app);
-  if (!*file_) {
-    error = cannotWrite(out_);
+  // O_EXCL: a file that appeared since the check above is not written over either.
+  int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC;
+  if (mode_ == OutMode::Replace) flags |= O_TRUNC;
+  if (mode_ == OutMode::Create && !existingFile(out_)) {
+    struct stat st {};
+    if (stat(out_.c_str(), &st) != 0) flags |= O_EXCL;  // nothing there (a device or pipe is opened as it is)
+  }
+  fd_ = ::open(out_.c_str(), flags, 0644);
+  if (fd_ < 0) {
+    error = errno == EEXIST ? existsError(out_, static_cast<bool>(format_.parseRecord)) : cannotWrite(out_);
     return false;
   }
-  records_ = file_.get();
   return true;
 }
 
 bool ReportWriter::textToStdout() const { return !format_.machine || !out_.empty(); }
 
 void ReportWriter::add(const CaseResult& r) {
-  if (records_) *records_ << format_.caseRecord(r) << "\n" << std::flush;  // one whole record per case, at once
+  if (!format_.caseRecord || (!records_ && fd_ < 0)) return;
+  std::string line = format_.caseRecord(r);
+  if (chain_) line = chain_->seal(line);
+  line += "\n";
+  if (fd_ >= 0) {
+    // One whole record per case, at once: a kill leaves at most this line cut short, at the end.
+    if (!writeAll(fd_, line)) std::cerr << "kcontract: " << cannotWrite(out_) << ": " << std::strerror(errno) << "\n";
+  } else {
+    *records_ << line << std::flush;
+  }
 }
 
 bool ReportWriter::finish(const std::vector<CaseResult>& results, const FormatContext& context, std::string& error) {

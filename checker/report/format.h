@@ -43,9 +43,12 @@ struct ReportFormat {
   // printed whatever the format, whenever stdout is not taken by a machine format.
   bool machine = true;
   // Streamed: one record per case as it finishes (no newline in it); the writer adds "\n"
-  // and flushes, so a killed run loses at most the record being written. With --out the
-  // records are appended to the file.
+  // and writes the whole line with one write() (O_APPEND), so a killed run loses at most the
+  // record being written and never leaves half a line with more lines after it.
   std::function<std::string(const CaseResult&)> caseRecord;
+  // The records are JSON objects that carry the results file's integrity chain
+  // (checker/report/chain.h), added by the writer; --resume verifies it.
+  bool chained = false;
   // A document of every result, written when the run ends. With --out the file is replaced
   // at once (written to FILE.tmp, then renamed).
   std::function<std::string(const std::vector<CaseResult>&, const FormatContext&)> document;
@@ -71,18 +74,31 @@ const ReportFormat& defaultReportFormat();
 // The format --resume reads and appends to: the first that has parseRecord (jsonl).
 const ReportFormat& resumeFormat();
 
+class ResultsChain;  // checker/report/chain.h
+
+// What --out does to a file that exists already (a regular file; a device or a pipe is
+// written to as it is).
+enum class OutMode {
+  Create,   // refuse it: open() fails naming --resume and --replace
+  Append,   // --resume: the records go after it, continuing its chain (continueChain)
+  Replace,  // --replace: write it afresh
+};
+
 // Where one run's report goes: stdout (`console`) when `out` is empty, else the file `out`.
 class ReportWriter {
  public:
-  ReportWriter(const ReportFormat& format, std::string out, std::ostream& console);
-  ReportWriter(const ReportFormat& format, std::string out);  // console: std::cout
+  ReportWriter(const ReportFormat& format, std::string out, std::ostream& console, OutMode mode = OutMode::Create);
+  ReportWriter(const ReportFormat& format, std::string out, OutMode mode = OutMode::Create);  // console: std::cout
   ~ReportWriter();
   ReportWriter(const ReportWriter&) = delete;
   ReportWriter& operator=(const ReportWriter&) = delete;
 
   // Opens `out` for a streamed format (to append); false and "cannot write 'OUT'" in
-  // `error` when it cannot be opened. Nothing to open otherwise.
+  // `error` when it cannot be opened. With OutMode::Create, an `out` that exists already
+  // (whatever the format) is refused: false and existsError(out) in `error`.
   bool open(std::string& error);
+  // With OutMode::Append: the file's records end with this digest (VerifiedResults::last).
+  void continueChain(std::string last);
   // Whether the human text report goes to stdout: the format is not a machine format, or
   // it goes to a file.
   bool textToStdout() const;
@@ -96,9 +112,15 @@ class ReportWriter {
   const ReportFormat& format_;
   std::string out_;
   std::ostream& console_;
-  std::unique_ptr<std::ofstream> file_;
+  OutMode mode_;
+  int fd_ = -1;  // the streamed records' file
   std::ostream* records_ = nullptr;
+  std::unique_ptr<ResultsChain> chain_;
 };
+
+// "'OUT' exists already; add --replace to overwrite it, or --resume OUT to keep its results and
+// append to it" (the second choice only for a format --resume reads).
+std::string existsError(const std::string& out, bool resumable);
 
 // The formats of formats.def (each defined in its own file).
 #define KC_REPORT_FORMAT(NAME) ReportFormat NAME##Format();

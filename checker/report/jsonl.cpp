@@ -236,6 +236,7 @@ ReportFormat jsonlFormat() {
   f.name = "jsonl";
   f.description = "JSON Lines: one object per case as it finishes; --resume and kcontract replay read it back";
   f.caseRecord = caseJson;
+  f.chained = true;
   f.parseRecord = parseCaseJson;
   return f;
 }

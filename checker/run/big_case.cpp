@@ -168,7 +168,8 @@ struct Layout {
     std::vector<backend::ArgDesc> descs;
     for (const ArgSpec& a : s.args) descs.push_back({a.name, a.output});
     be.describeArgs(descs);
-    std::vector<uint8_t> canary = canaryPattern();
+    std::vector<uint8_t> canary = canaryPattern(s.marks);  // the run's: leading, then trailing
+    const std::vector<uint8_t> head(canary.begin(), canary.begin() + kCanaryBytes), tail(canary.begin() + kCanaryBytes, canary.end());
     // Per argument one image (canary | storage | canary); outputs a second for later launches.
     std::vector<std::vector<uint8_t*>> images(n);
     for (size_t a = 0; a < n; ++a) {
@@ -176,8 +177,8 @@ struct Layout {
       int copies = s.args[a].output && r.repeats > 1 ? 2 : 1;
       for (int k = 0; k < copies; ++k) {
         auto* img = static_cast<uint8_t*>(be.allocate(s.args[a].imageBytes()));
-        be.fill(img, canary, kCanaryBytes);
-        be.fill(img + kCanaryBytes + s.args[a].storageBytes(), canary, kCanaryBytes);
+        be.fill(img, head, kCanaryBytes);
+        be.fill(img + kCanaryBytes + s.args[a].storageBytes(), tail, kCanaryBytes);
         images[a].push_back(img);
       }
     }
@@ -198,10 +199,9 @@ struct Layout {
     };
     auto canariesIntact = [&](uint8_t* img, size_t storageBytes) {
       std::vector<uint8_t> got(kCanaryBytes);
-      for (size_t at : {size_t{0}, kCanaryBytes + storageBytes}) {
-        be.copyOut(got.data(), img + at, kCanaryBytes);
-        for (size_t i = 0; i < kCanaryBytes; ++i)
-          if (got[i] != canary[i % canary.size()]) return false;
+      for (size_t k : {size_t{0}, size_t{1}}) {
+        be.copyOut(got.data(), img + (k == 0 ? 0 : kCanaryBytes + storageBytes), kCanaryBytes);
+        if (std::memcmp(got.data(), canary.data() + k * kCanaryBytes, kCanaryBytes) != 0) return false;
       }
       return true;
     };
@@ -222,7 +222,7 @@ struct Layout {
           data = scalars[a].data();
         } else {
           size_t k = spec.output ? slot : 0;
-          if (spec.output) be.fill(storage(a, k), poisonPattern(spec.dtype), spec.storageBytes());
+          if (spec.output) be.fill(storage(a, k), poisonOf(spec), spec.storageBytes());
           data = be.view(images[a][k], kCanaryBytes);
         }
         args[a] = kc_tensor{data, static_cast<int32_t>(spec.dtype), static_cast<int32_t>(spec.shape.size()),
@@ -245,7 +245,7 @@ struct Layout {
             rep[a].changedCells = be.compareBitwise(storage(a, 0), pristine[a], static_cast<size_t>(spec.numel()), spec.elementBytes());
           if (spec.output) {
             backend::PatternCount pc = be.countPattern(storage(a, 0), static_cast<size_t>(spec.numel()),
-                                                       poisonPattern(spec.dtype), kFirstShown);
+                                                       poisonOf(spec), kFirstShown);
             rep[a].unwritten = pc.count;
             rep[a].firstCount = pc.first.size();
             for (size_t i = 0; i < pc.first.size() && i < kFirstShown; ++i) rep[a].first[i] = pc.first[i];
@@ -332,7 +332,7 @@ void BigRun::subInputs() {
   for (size_t a = 0; a < n; ++a) {
     const ArgSpec& spec = s.args[a];
     if (spec.output) {
-      std::vector<uint8_t> poison = poisonPattern(spec.dtype);
+      std::vector<uint8_t> poison = poisonOf(spec);
       subStorage[a].resize(p.setup.args[a].storageBytes());
       for (size_t i = 0; i + poison.size() <= subStorage[a].size(); i += poison.size())
         std::memcpy(&subStorage[a][i], poison.data(), poison.size());
@@ -380,7 +380,10 @@ void BigRun::launchInWorker() {
   std::unique_ptr<sandbox::Cell> cell;
   pid_t pid = -1;
   try {
-    cell = sandbox::forkCell(spec, [&] { workerMain(r, p, runs, scalarInputs, base, lay); });
+    cell = sandbox::forkCell(spec, [&] {
+      disguiseProcess(r.setup->marks);  // the run's marks: its title is not kcontract
+      workerMain(r, p, runs, scalarInputs, base, lay);
+    });
     pid = cell->pid();
   } catch (const std::exception&) {
   }
@@ -419,7 +422,7 @@ void BigRun::launchInWorker() {
   if (rec.launches > 0)
     for (size_t a = 0; a < n; ++a) {
       const uint8_t* g = base + lay.gathered[a];
-      rec.images[a].push_back(makeImage(std::vector<uint8_t>(g, g + p.setup.args[a].storageBytes())));
+      rec.images[a].push_back(makeImage(std::vector<uint8_t>(g, g + p.setup.args[a].storageBytes()), p.setup.marks));
     }
   munmap(mem, lay.total);
 }

@@ -154,24 +154,10 @@ int64_t ArgSpec::storageIndex(const std::vector<int64_t>& idx) const {
   return i;
 }
 
-std::vector<uint8_t> poisonPattern(DType t) {
-  uint64_t bits = 0;
-  switch (t) {
-    case DType::F32:
-    case DType::TF32: bits = 0x7FA5A5A5u; break;  // signalling NaN, payload 0x25A5A5
-    case DType::F64: bits = 0x7FF5A5A5A5A5A5A5ull; break;
-    case DType::F16: bits = 0x7DA5u; break;
-    case DType::BF16: bits = 0x7FA5u; break;
-    case DType::F8E4M3: bits = 0x7Fu; break;  // its only NaN
-    case DType::F8E5M2: bits = 0x7Du; break;
-    default: bits = 0xA5A5A5A5A5A5A5A5ull; break;
-  }
-  std::vector<uint8_t> p(static_cast<size_t>(numerics::sizeBytes(t)));
-  std::memcpy(p.data(), &bits, p.size());
-  return p;
+void setMarks(CaseSetup& s, uint64_t key) {
+  s.marks = key;
+  for (ArgSpec& a : s.args) a.marks = key;
 }
-
-std::vector<uint8_t> canaryPattern() { return {0xC3, 0x3C, 0x5A, 0xA5}; }
 
 CaseSetup setupCase(const sema::ContractInfo& ct, const plan::Plan& plan, const plan::Case& c) {
   if (!ct.kernel) throw std::runtime_error("contract " + ct.id + " has no kernel");
@@ -252,7 +238,7 @@ bool hasSpecialValues(const plan::Plan& plan, const plan::Case& c, const std::st
 std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, const plan::Case& c, size_t index,
                                  uint64_t seed, unsigned threadsAsked) {
   const ArgSpec& a = s.args.at(index);
-  std::vector<uint8_t> poison = poisonPattern(a.dtype);
+  std::vector<uint8_t> poison = poisonOf(a);
   std::vector<uint8_t> out(a.storageBytes());
   for (size_t i = 0; i + poison.size() <= out.size(); i += poison.size()) std::memcpy(&out[i], poison.data(), poison.size());
   if (a.output) return out;
@@ -324,12 +310,14 @@ oracle::Tensor decodeView(const ArgSpec& a, const uint8_t* storage, unsigned thr
 }
 
 bool isPoison(const ArgSpec& a, const uint8_t* storage, int64_t i) {
-  // Called per cell over whole outputs: the pattern is made once per dtype and thread.
+  // Called per cell over whole outputs: the pattern is made once per dtype, key and thread.
   thread_local numerics::DType type = numerics::DType::F32;
-  thread_local std::vector<uint8_t> p = poisonPattern(numerics::DType::F32);
-  if (type != a.dtype) {
-    p = poisonPattern(a.dtype);
+  thread_local uint64_t marks = 0;
+  thread_local std::vector<uint8_t> p = poisonPattern(numerics::DType::F32, 0);
+  if (type != a.dtype || marks != a.marks) {
+    p = poisonOf(a);
     type = a.dtype;
+    marks = a.marks;
   }
   return std::memcmp(storage + static_cast<size_t>(i) * p.size(), p.data(), p.size()) == 0;
 }

@@ -12,6 +12,7 @@
 #include "checker/oracle/evaluator.h"
 #include "checker/oracle/tensor.h"
 #include "checker/run/chunks.h"
+#include "checker/run/marks.h"
 #include "compiler/plan/plan.h"
 #include "compiler/sema/model.h"
 #include "stdlib/numerics/dtype.h"
@@ -33,6 +34,7 @@ struct ArgSpec {
   int64_t storage = 0;  // elements of storage, offset and gaps included
   std::string layout;   // as the plan writes it: contiguous, padded(7)
   std::string values;   // inputs: the distribution, as the plan writes it
+  uint64_t marks = 0;   // the run's marks key (marks.h): its poison and canary bytes (setMarks)
 
   size_t elementBytes() const { return static_cast<size_t>(numerics::sizeBytes(dtype)); }
   size_t storageBytes() const { return static_cast<size_t>(storage) * elementBytes(); }
@@ -46,15 +48,20 @@ struct CaseSetup {
   std::vector<ArgSpec> args;  // ABI order
   std::map<std::string, int64_t> dims;
   std::map<std::string, numerics::DType> dtypes;  // dtype variables
+  uint64_t marks = 0;  // the run's marks key (marks.h), in every argument too (setMarks)
 };
+
+// Sets the run's marks key (marksKey) on the setup and each of its arguments: the poison,
+// the canaries and the names of every run made from it. Before makeStorage.
+void setMarks(CaseSetup& setup, uint64_t key);
 
 // Throws std::runtime_error when the case cannot be built (a shape that does not evaluate).
 CaseSetup setupCase(const sema::ContractInfo& contract, const plan::Plan& plan, const plan::Case& c);
 
-// The poison pattern of a dtype (one element): a NaN with a payload no arithmetic produces
-// for floats, 0xA5 bytes for integers. A cell still holding it was never written.
-std::vector<uint8_t> poisonPattern(numerics::DType t);
-std::vector<uint8_t> canaryPattern();  // 0xC3 0x3C ...
+// The poison pattern of an argument (one element): poisonPattern(a.dtype, a.marks) of
+// marks.h, a signalling NaN for floats, a repeated byte for integers, both drawn per run. A
+// cell still holding it was never written.
+inline std::vector<uint8_t> poisonOf(const ArgSpec& a) { return poisonPattern(a.dtype, a.marks); }
 
 // The storage bytes of input `arg` for `seed`: the view's cells drawn from its distribution,
 // rounded to the dtype; gaps (padding, offset) poisoned so a kernel that ignores the strides
@@ -124,7 +131,7 @@ void forEachCell(const ArgSpec& a, unsigned threads, Fn fn) {
   forEachCellChunked(a, threads, [&](unsigned, int64_t flat, const std::vector<int64_t>& idx, int64_t at) { fn(flat, idx, at); });
 }
 
-// Whether the element at storage index `i` still holds the poison pattern.
+// Whether the element at storage index `i` still holds the poison pattern (poisonOf(arg)).
 bool isPoison(const ArgSpec& arg, const uint8_t* storage, int64_t i);
 
 }  // namespace kc::run

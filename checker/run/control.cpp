@@ -114,6 +114,7 @@ void attributeByControl(const ControlRun& in, report::CaseResult& result) {
   report::CaseResult verdict;
   try {
     CaseSetup setup = setupCase(*in.contract, *in.plan, *control);
+    setMarks(setup, in.worker.setup->marks);  // the marks of the run it controls
     std::vector<std::vector<uint8_t>> storage;
     for (size_t a = 0; a < setup.args.size(); ++a) storage.push_back(makeStorage(setup, *in.plan, *control, a, in.seed, in.threads));
     WorkerRequest wr = in.worker;

@@ -195,7 +195,7 @@ void Judging::harnessChecks() {
   for (size_t a = 0; a < s.args.size() && !in.allclose; ++a) {
     const ArgSpec& spec = s.args[a];
     for (size_t k = 0; k < L.images[a].size(); ++k)
-      if (!canariesIntact(L.images[a][k])) {
+      if (!canariesIntact(L.images[a][k], spec.marks)) {
         out.violated.push_back("canary: " + spec.name + " written past the ends of its buffer (" + launchLabel(static_cast<int>(k)) + ")");
         builtIn.push_back(report::signature::kOutOfBoundsWrite);
         break;
@@ -314,7 +314,7 @@ void Judging::postconditions() {
 // Completeness: a float output cell still holding the poison (a NaN payload no arithmetic
 // makes) was never written. Where the oracle is NaN too, the postconditions accept it (a
 // kernel that skips rows holding a NaN, or whose work is still running on a private
-// stream when its outputs are read); those cells fail here. Integer poison (0xA5 bytes) is
+// stream when its outputs are read); those cells fail here. Integer poison (a byte repeated) is
 // a value a kernel can write: integer outputs are judged by their postconditions alone.
 void Judging::completeness() {
   for (size_t a = 0; a < s.args.size() && in.completeness; ++a) {

@@ -14,8 +14,8 @@ namespace {
 // element's width (the same bytes memcmp compares).
 class PoisonTest {
  public:
-  explicit PoisonTest(numerics::DType t) {
-    std::vector<uint8_t> p = poisonPattern(t);
+  explicit PoisonTest(const ArgSpec& a) {
+    std::vector<uint8_t> p = poisonOf(a);
     bytes_ = p.size();
     std::memcpy(&bits_, p.data(), bytes_);
   }
@@ -75,7 +75,7 @@ bool viewIsInjective(const ArgSpec& a) {
 
 // The view cells that no longer hold the poison.
 int64_t writtenCells(const ArgSpec& a, const uint8_t* storage, unsigned threads) {
-  const PoisonTest poison(a.dtype);
+  const PoisonTest poison(a);
   std::vector<int64_t> written(cellChunks(a, threads), 0);
   forEachCellChunked(a, threads, [&](unsigned k, int64_t, const std::vector<int64_t>&, int64_t at) {
     if (!poison(storage, at)) ++written[k];
@@ -101,7 +101,7 @@ int64_t writesOutsideView(const ArgSpec& a, const uint8_t* storage, unsigned thr
   // the written elements of the storage less the written cells of the view.
   const size_t n = static_cast<size_t>(a.storage);
   std::vector<int64_t> written(rangeChunks(n, threads), 0);
-  const PoisonTest poison(a.dtype);
+  const PoisonTest poison(a);
   forEachChunk(n, threads, [&](unsigned k, size_t begin, size_t end) { written[k] = poison.countWritten(storage, begin, end); });
   int64_t total = 0;
   for (int64_t w : written) total += w;
@@ -110,7 +110,7 @@ int64_t writesOutsideView(const ArgSpec& a, const uint8_t* storage, unsigned thr
 
 UnwrittenCells unwrittenCells(const ArgSpec& a, const uint8_t* storage, const std::set<oracle::Cell>& skip,
                               size_t listed, unsigned threads) {
-  const PoisonTest poison(a.dtype);
+  const PoisonTest poison(a);
   std::vector<UnwrittenCells> part(cellChunks(a, threads));
   forEachCellChunked(a, threads, [&](unsigned k, int64_t, const std::vector<int64_t>& idx, int64_t at) {
     if (!poison(storage, at) || skip.count(idx)) return;

@@ -26,8 +26,8 @@ namespace {
 // The run's mapping: a memfd the worker receives over the socket, mapped here too.
 class RunMemory {
  public:
-  explicit RunMemory(size_t bytes) : bytes_(bytes) {
-    fd_ = memfd_create("kc-run", MFD_CLOEXEC);
+  RunMemory(size_t bytes, const std::string& name) : bytes_(bytes) {
+    fd_ = memfd_create(name.c_str(), MFD_CLOEXEC);  // the run's marks: no fixed name to look for
     if (fd_ < 0 || ftruncate(fd_, static_cast<off_t>(bytes)) != 0)
       throw backend::BackendError("cannot create " + std::to_string(bytes) + " bytes of shared memory: " + std::strerror(errno));
     base_ = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
@@ -72,23 +72,22 @@ WorkerPolicy parseWorkerPolicy(const std::string& text) {
   throw std::invalid_argument("--workers must be auto, fresh or reuse; not '" + text + "'");
 }
 
-std::vector<uint8_t> makeImage(const std::vector<uint8_t>& storage) {
+std::vector<uint8_t> makeImage(const std::vector<uint8_t>& storage, uint64_t marks) {
   std::vector<uint8_t> image(storage.size() + 2 * kCanaryBytes);
-  std::vector<uint8_t> c = canaryPattern();
+  std::vector<uint8_t> c = canaryPattern(marks);  // the leading canary, then the trailing one
   for (size_t i = 0; i < kCanaryBytes; ++i) {
-    image[i] = c[i % c.size()];
-    image[kCanaryBytes + storage.size() + i] = c[i % c.size()];
+    image[i] = c[i];
+    image[kCanaryBytes + storage.size() + i] = c[kCanaryBytes + i];
   }
   std::memcpy(image.data() + kCanaryBytes, storage.data(), storage.size());
   return image;
 }
 
-bool canariesIntact(const std::vector<uint8_t>& image) {
-  std::vector<uint8_t> c = canaryPattern();
+bool canariesIntact(const std::vector<uint8_t>& image, uint64_t marks) {
+  std::vector<uint8_t> c = canaryPattern(marks);
   size_t tail = image.size() - kCanaryBytes;
-  for (size_t i = 0; i < kCanaryBytes; ++i)
-    if (image[i] != c[i % c.size()] || image[tail + i] != c[i % c.size()]) return false;
-  return true;
+  return std::memcmp(image.data(), c.data(), kCanaryBytes) == 0 &&
+         std::memcmp(image.data() + tail, c.data() + kCanaryBytes, kCanaryBytes) == 0;
 }
 
 void settleLaunch(LaunchRecord& rec, bool timedOut, double timeoutSeconds, int status, int phase,
@@ -145,7 +144,10 @@ void Worker::start(const WorkerRequest& r, size_t runBytes) {
   sandbox::CellSpec spec = workerCell(*r.backend, runBytes, r.prepared.artefact);
   spec.fds = {{null, 0}, {output_->writeEnd(), 1}, {output_->writeEnd(), 2}, {pair[1], pair[1]}};
   try {
-    cell_ = sandbox::forkCell(spec, [&] { serveRuns(*r.backend, r.prepared, r.entry, pair[1], reuse_); });
+    cell_ = sandbox::forkCell(spec, [&] {
+      disguiseProcess(r.setup->marks);  // the run's marks: its title is not kcontract
+      serveRuns(*r.backend, r.prepared, r.entry, pair[1], reuse_);
+    });
   } catch (const std::exception& e) {
     close(pair[0]);
     close(pair[1]);
@@ -217,14 +219,14 @@ LaunchRecord Worker::run(const WorkerRequest& r) {
       back = offset;
       offset += rounded(s.args[a].imageBytes());
     }
-  RunMemory mem(offset);
+  RunMemory mem(offset, markName(s.marks, MarkName::Mapping));
   auto* report = new (mem.at(0)) wire::Report();
   std::vector<uint8_t> encoded = wire::encodeRequest(q);
   uint64_t encodedBytes = encoded.size();
   std::memcpy(mem.at(wire::requestOffset()), &encodedBytes, sizeof encodedBytes);
   std::memcpy(mem.at(wire::requestOffset() + sizeof encodedBytes), encoded.data(), encoded.size());
   for (size_t a = 0; a < n; ++a) {
-    std::vector<uint8_t> image = makeImage(r.storage[a]);
+    std::vector<uint8_t> image = makeImage(r.storage[a], s.marks);
     std::memcpy(mem.at(q.inOffsets[a]), image.data(), image.size());
   }
 

@@ -100,10 +100,10 @@ class Worker {
   int started_ = 0;
 };
 
-// An image: canary | storage | canary.
-std::vector<uint8_t> makeImage(const std::vector<uint8_t>& storage);
+// An image: canary | storage | canary, the canaries of the run's marks key (canaryPattern).
+std::vector<uint8_t> makeImage(const std::vector<uint8_t>& storage, uint64_t marks);
 // Whether both canaries of an image are intact.
-bool canariesIntact(const std::vector<uint8_t>& image);
+bool canariesIntact(const std::vector<uint8_t>& image, uint64_t marks);
 
 // The cell a backend's worker runs in: device nodes for the backends that may drive a GPU,
 // an address-space limit for the host backend (`runBytes`: the run's shared mapping), and

@@ -140,7 +140,7 @@ TEST_CASE("the chunked default device checks on the host backend", "[big_case]")
   }
   CHECK(same);
 
-  std::vector<uint8_t> poison = kc::run::poisonPattern(DType::F32);
+  std::vector<uint8_t> poison = kc::run::poisonPattern(DType::F32, 42);
   CHECK(be->countPattern(buf, n, poison, 3).count == 0);
   for (size_t at : {size_t{5}, kc::backend::kStreamChunkElements - 1, kc::backend::kStreamChunkElements, n - 1})
     std::memcpy(buf + at * 4, poison.data(), 4);

@@ -32,7 +32,7 @@ ArgSpec view(DType t, int64_t R, int64_t H, int64_t rowStride, int64_t colStride
 
 // Poisoned storage with about one element in `every` written (a value that is not the poison).
 std::vector<uint8_t> storage(const ArgSpec& a, uint64_t every) {
-  std::vector<uint8_t> p = kc::run::poisonPattern(a.dtype);
+  std::vector<uint8_t> p = kc::run::poisonOf(a);
   std::vector<uint8_t> s(a.storageBytes());
   for (size_t i = 0; i < s.size(); i += p.size()) std::memcpy(&s[i], p.data(), p.size());
   for (int64_t i = 0; i < a.storage; ++i)

@@ -131,12 +131,12 @@ TEST_CASE("report formats: a format registered in the test is found, listed and 
     REQUIRE(w.finish(results, {"0.1.0", ""}, error));
     CHECK(console.str() == "acme.relu@1#0,PASS\nacme.relu@1#1,FAIL\n# 2 cases, kcontract 0.1.0\n");
   }
-  SECTION("with --out: records are appended to the file, the document replaces it at the end") {
+  SECTION("with --out and --resume: records are appended to the file, the document replaces it at the end") {
     fs::path out = scratch("out.csv");
     std::ostringstream console;
     {
       std::ofstream(out) << "earlier\n";
-      ReportWriter w(*f, out.string(), console);
+      ReportWriter w(*f, out.string(), console, OutMode::Append);
       std::string error;
       REQUIRE(w.open(error));
       CHECK(w.textToStdout());  // the text report keeps stdout
@@ -148,6 +148,34 @@ TEST_CASE("report formats: a format registered in the test is found, listed and 
     CHECK(slurp(out) == "# 2 cases, kcontract 0.1.0\n");
     CHECK_FALSE(fs::exists(out.string() + ".tmp"));
     CHECK(console.str().empty());
+    fs::remove(out);
+  }
+  SECTION("with --out on a file that exists: refused, naming both choices; --replace writes it afresh") {
+    fs::path out = scratch("exists.csv");
+    std::ofstream(out) << "earlier\n";
+    std::ostringstream console;
+    std::string error;
+    {
+      ReportWriter w(*f, out.string(), console);  // OutMode::Create
+      CHECK_FALSE(w.open(error));
+      CHECK(error == "'" + out.string() + "' exists already; add --replace to overwrite it");
+    }
+    {
+      ReportWriter w(*f, out.string(), console, OutMode::Replace);
+      REQUIRE(w.open(error));
+      w.add(results[0]);
+      CHECK(slurp(out) == "acme.relu@1#0,PASS\n");
+    }
+    {
+      // A resumable format names --resume too; a document-only format is refused the same way.
+      ReportWriter w(*findReportFormat("jsonl"), out.string(), console);
+      CHECK_FALSE(w.open(error));
+      CHECK(error == "'" + out.string() + "' exists already; add --replace to overwrite it, or --resume " + out.string() +
+                         " to keep its results and append to it");
+      ReportWriter sarif(*findReportFormat("sarif"), out.string(), console);
+      CHECK_FALSE(sarif.open(error));
+      CHECK(error == "'" + out.string() + "' exists already; add --replace to overwrite it");
+    }
     fs::remove(out);
   }
   SECTION("an --out that cannot be written is the usage error's text") {
