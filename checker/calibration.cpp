@@ -62,7 +62,7 @@ CalibrationManifest loadCalibration(const std::string& path) {
       const YAML::Node& d = c["allclose-dims"];
       if (!d.IsMap() || d.size() == 0) rd.fail(d, "'allclose-dims' is a map of dims to sizes, as in {H: 32}");
       for (const auto& kv : d) {
-        std::string dim = kv.first.as<std::string>(), v = rd.scalar(kv.second, "the size of " + dim);
+        std::string dim = rd.key(kv.first, "'allclose-dims'"), v = rd.scalar(kv.second, "the size of " + dim);
         char* end = nullptr;
         long long n = std::strtoll(v.c_str(), &end, 10);
         if (v.empty() || *end || n < 1) rd.fail(kv.second, "the size of " + dim + " in 'allclose-dims' is a positive integer; got '" + v + "'");

@@ -458,6 +458,24 @@ std::vector<const plan::Case*> selectCases(const plan::Plan& plan, const Support
   return out;
 }
 
+Selection previewSelection(const Job& job, const RunOptions& opts) {
+  Selection sel;
+  plan::Options po;
+  po.seed = opts.seed;
+  plan::Plan plan = plan::makePlan(*job.contract, po);
+  if (opts.rewritePlan) opts.rewritePlan(plan);
+  sel.planned = plan.cases.size();
+  for (const plan::Case& c : plan.cases) {
+    for (const auto& [dim, v] : c.dims) sel.dims.insert(dim);
+    if (within(plan, c, job.supports)) ++sel.withinSupports;
+  }
+  RunOptions all = opts;
+  all.shardIndex = 0;
+  all.shardCount = 1;
+  sel.selected = selectCases(plan, job.supports, all).size();
+  return sel;
+}
+
 JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const Progress& progress) {
   JobStats stats;
   plan::Options po;

@@ -90,6 +90,18 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
 // The cases of `plan` a kernel claiming `supports` is held to, in plan order.
 std::vector<const plan::Case*> selectCases(const plan::Plan& plan, const Supports& supports, const RunOptions& opts);
 
+// What a job's narrowing selects, before anything runs (a check that would run nothing is an
+// input error: docs/checking.md). The plan's cases; those within the suite entry's
+// `supports`; those also within --dtype, --dims and --layouts (every shard together); the
+// dims the plan's cases have.
+struct Selection {
+  size_t planned = 0;
+  size_t withinSupports = 0;
+  size_t selected = 0;
+  std::set<std::string> dims;
+};
+Selection previewSelection(const Job& job, const RunOptions& opts);
+
 // The digest of the inputs seed `seedIndex` of case `c` generates (repro.h's `inputs=`).
 // `marks`: the run's marks key (the poison in the inputs' gaps is the run's).
 std::string caseInputsDigest(const Job& job, const plan::Plan& plan, const plan::Case& c, size_t seedIndex, uint64_t marks);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "backends/backend_names.h"
 #include "compiler/targets.h"
 
 namespace kc::check {
@@ -16,6 +17,13 @@ struct CompileInputs {
   std::vector<std::string> targets;
   std::vector<std::string> includeDirs;
 };
+
+// "host, cuda, opencl or exec".
+std::string backendChoices() {
+  std::string s = backend::backendNamesText();
+  size_t last = s.rfind(" and ");
+  return last == std::string::npos ? s : s.replace(last, 5, " or ");
+}
 
 bool fail(JobError& error, const std::string& message) {
   error.message = message;
@@ -77,6 +85,8 @@ bool buildJobs(Compilation& c, JobOptions& o, bool warningsAsErrors, std::vector
   for (const auto& t : o.targets) (check::isSuitePath(t) ? suites : contracts).push_back(t);
   if (suites.size() > 1 || (!suites.empty() && !contracts.empty()))
     return fail(error, "give one suite file, or contract files and IDs, not both");
+  if (!o.backend.empty() && !backend::isBackendName(o.backend))
+    return fail(error, "--backend is " + backendChoices() + "; not '" + o.backend + "'");
   if (suites.empty() && o.op.empty() && contracts.empty())
     return fail(error, "nothing to check: give a suite .yaml, contract files or IDs with --impl, or --op NAME --impl PATH");
 

@@ -1,6 +1,7 @@
 #include "checker/repro.h"
 
 #include <cstdio>
+#include <cmath>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -149,7 +150,16 @@ std::optional<Repro> parseRepro(const std::string& textIn, std::string& error) {
       r.marks = *value;
     }
     else if (key == "timeout") {
-      try { r.timeout = std::stod(*value); } catch (...) { error = "bad timeout '" + *value + "'"; return std::nullopt; }
+      // As --timeout: a finite number of seconds, 0 < S <= 1000000 (stod takes nan and inf).
+      size_t used = 0;
+      double t = -1;
+      try { t = std::stod(*value, &used); } catch (...) {}
+      if (used != value->size() || value->find_first_not_of("0123456789.eE+-") != std::string::npos || !std::isfinite(t) ||
+          !(t > 0) || t > 1e6) {
+        error = "bad timeout '" + *value + "' (a number of seconds, 0 < S <= 1000000)";
+        return std::nullopt;
+      }
+      r.timeout = t;
     }
     else if (key == "include") r.includeDirs.push_back(*value);
     else {

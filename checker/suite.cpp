@@ -5,13 +5,33 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "backends/backend_names.h"
 #include "checker/yaml_reader.h"
+#include "stdlib/numerics/dtype.h"
 
 namespace kc::check {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+// `backend: NAME`, one of the backends (backends/backend_names.h).
+std::string backendName(const YamlReader& rd, const YAML::Node& n) {
+  std::string name = rd.scalar(n, "'backend'");
+  if (!backend::isBackendName(name)) {
+    std::string list = backend::backendNamesText();
+    rd.fail(n, "'backend' is " + list.replace(list.rfind(" and "), 5, " or ") + "; got '" + name + "'");
+  }
+  return name;
+}
+
+// `dtypes:` entries: dtype names (f32, bf16, ...).
+std::vector<std::string> dtypeList(const YamlReader& rd, const YAML::Node& n, const std::string& what) {
+  std::vector<std::string> out = rd.list(n, what);
+  for (const auto& d : out)
+    if (!numerics::parseDType(d)) rd.fail(n, what + " lists dtypes (f32, bf16, f16, ...); got '" + d + "'");
+  return out;
+}
 
 // A kernel's `supports:` map (suite.h).
 Supports readSupports(const YamlReader& rd, const YAML::Node& n) {
@@ -21,15 +41,23 @@ Supports readSupports(const YamlReader& rd, const YAML::Node& n) {
   if (n["dtypes"]) {
     const YAML::Node& d = n["dtypes"];
     if (d.IsMap())
-      for (const auto& kv : d) s.dtypes[kv.first.as<std::string>()] = rd.list(kv.second, "a dtype list");
+      for (const auto& kv : d) s.dtypes[rd.key(kv.first, "'dtypes'")] = dtypeList(rd, kv.second, "a dtype list");
     else
-      s.dtypes["*"] = rd.list(d, "'dtypes'");  // every dtype variable
+      s.dtypes["*"] = dtypeList(rd, d, "'dtypes'");  // every dtype variable
   }
   if (n["dims"]) {
     if (!n["dims"].IsMap()) rd.fail(n["dims"], "'dims' must map dimension names to N or LO..HI");
-    for (const auto& kv : n["dims"]) s.dims[kv.first.as<std::string>()] = rd.range(kv.second, kv.first.as<std::string>());
+    for (const auto& kv : n["dims"]) {
+      std::string dim = rd.key(kv.first, "'dims'");
+      s.dims[dim] = rd.range(kv.second, dim);
+    }
   }
-  if (n["layouts"]) s.layouts = rd.list(n["layouts"], "'layouts'");
+  if (n["layouts"]) {
+    s.layouts = rd.list(n["layouts"], "'layouts'");
+    for (const auto& kind : s.layouts)
+      if (kind != "contiguous" && kind != "transposed" && kind != "padded" && kind != "offset" && kind != "step")
+        rd.fail(n["layouts"], "'layouts' lists layout kinds (contiguous, transposed, padded, offset, step); got '" + kind + "'");
+  }
   return s;
 }
 
@@ -84,7 +112,7 @@ Suite loadSuite(const std::string& path) {
     rd.fail(root, "a suite starts with 'kcontract-suite: 1'");
   Suite s;
   s.path = path;
-  if (root["backend"]) s.backend = rd.scalar(root["backend"], "'backend'");
+  if (root["backend"]) s.backend = backendName(rd, root["backend"]);
   if (root["include"])
     for (const auto& d : rd.list(root["include"], "'include'")) s.includeDirs.push_back(rd.relative(d));
   const YAML::Node& ks = root["kernels"];
@@ -107,7 +135,7 @@ Suite loadSuite(const std::string& path) {
     }
     if (k["name"]) sk.name = rd.scalar(k["name"], "'name'");
     if (k["entry"]) sk.entry = rd.scalar(k["entry"], "'entry'");
-    sk.backend = k["backend"] ? rd.scalar(k["backend"], "'backend'") : s.backend;
+    sk.backend = k["backend"] ? backendName(rd, k["backend"]) : s.backend;
     if (k["expect"]) sk.expect = readExpect(rd, k["expect"]);
     if (k["supports"]) sk.supports = readSupports(rd, k["supports"]);
     if (k["classes"]) {

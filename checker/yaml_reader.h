@@ -37,9 +37,15 @@ class YamlReader {
     return out;
   }
 
+  // A key of a map in `where`: a single value, never a map or a list (`{a: 1}: x`, `[a]: x`).
+  std::string key(const YAML::Node& k, const std::string& where) const {
+    if (!k.IsScalar()) fail(k, "a key in " + where + " must be a single value, not a " + (k.IsMap() ? "map" : k.IsSequence() ? "list" : "null"));
+    return k.as<std::string>();
+  }
+
   void onlyKeys(const YAML::Node& map, const std::set<std::string>& keys, const std::string& where) const {
     for (const auto& kv : map) {
-      std::string k = kv.first.as<std::string>();
+      std::string k = key(kv.first, where);
       if (!keys.count(k)) {
         std::string known;
         for (const auto& s : keys) known += (known.empty() ? "" : ", ") + s;
@@ -51,17 +57,18 @@ class YamlReader {
   std::pair<int64_t, int64_t> range(const YAML::Node& n, const std::string& dim) const {
     std::string s = scalar(n, "the range of " + dim);
     size_t dots = s.find("..");
-    try {
-      if (dots == std::string::npos) {
-        int64_t v = std::stoll(s);
-        return {v, v};
-      }
-      int64_t lo = std::stoll(s.substr(0, dots)), hi = std::stoll(s.substr(dots + 2));
-      if (lo < 1 || hi < lo) fail(n, "the range of " + dim + " must be LO..HI with 1 <= LO <= HI; got '" + s + "'");
-      return {lo, hi};
-    } catch (const std::logic_error&) {
-      fail(n, "the range of " + dim + " must be N or LO..HI; got '" + s + "'");
-    }
+    // Decimal digits only: no sign, fraction, exponent or trailing text (`5x`, `1.5`, `1e3`).
+    auto integer = [&](const std::string& t, int64_t& v) {
+      if (t.empty() || t.size() > 18 || t.find_first_not_of("0123456789") != std::string::npos) return false;
+      v = std::stoll(t);
+      return true;
+    };
+    int64_t lo = 0, hi = 0;
+    bool ok = dots == std::string::npos ? integer(s, lo) && integer(s, hi)
+                                        : integer(s.substr(0, dots), lo) && integer(s.substr(dots + 2), hi);
+    if (!ok) fail(n, "the range of " + dim + " must be N or LO..HI (integers); got '" + s + "'");
+    if (lo < 1 || hi < lo) fail(n, "the range of " + dim + " must be LO..HI with 1 <= LO <= HI; got '" + s + "'");
+    return {lo, hi};
   }
 
   std::string relative(const std::string& p) const {

@@ -6,8 +6,10 @@
 #include <iostream>
 #include <memory>
 
+#include "backends/backend_names.h"
 #include "checker/calibration_flow.h"
 #include "cli/cli.h"
+#include "cli/flag_values.h"
 #include "cli/output.h"
 
 namespace kc::driver {
@@ -37,7 +39,10 @@ struct Printer : check::CalibrationObserver {
 };
 
 int runCalibrate(CalibrateCliOptions o, const GlobalOptions& opts) {
-  if (o.timeout <= 0) return fail("--timeout must be positive");
+  if (!o.cal.backend.empty() && !backend::isBackendName(o.cal.backend)) {
+    std::string list = backend::backendNamesText();
+    return fail("--backend is " + list.replace(list.rfind(" and "), 5, " or ") + "; not '" + o.cal.backend + "'");
+  }
   o.cal.run.timeoutSeconds = o.timeout;
   Compilation c;
   check::Calibration cal;
@@ -68,8 +73,9 @@ void addCalibrateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>
   sub->add_flag("--all", o->cal.all, "Every pair of the manifest; with the shipped one, also require a pair for every class and every op");
   sub->add_option("--backend", o->cal.backend, "Only the pairs of this backend (host, cuda, ...)");
   sub->add_option("-I,--include", o->cal.includeDirs, "Another folder to search for imports and contract IDs");
-  sub->add_option("--timeout", o->timeout, "Seconds one run of a case may take before it is killed (default 10)");
-  sub->add_option("--seed", o->cal.run.seed, "The base seed of every plan (default 0)");
+  sub->add_option("--timeout", o->timeout, "Seconds one run of a case may take before it is killed (default 10)")
+      ->check(secondsValue());
+  sub->add_option("--seed", o->cal.run.seed, "The base seed of every plan (default 0)")->check(integerValue(0, UINT64_MAX));
   commands.emplace_back(sub, [o](const GlobalOptions& g) { return runCalibrate(*o, g); });
 }
 

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <cstdlib>
 #include <fstream>
@@ -26,10 +27,12 @@
 #include "checker/report/text.h"
 #include "checker/suite.h"
 #include "cli/cli.h"
+#include "cli/flag_values.h"
 #include "cli/job_options.h"
 #include "cli/output.h"
 #include "prover/precheck.h"
 #include "sandbox/mode.h"
+#include "stdlib/numerics/dtype.h"
 
 namespace kc::driver {
 
@@ -107,21 +110,26 @@ bool parseBytes(const std::string& s, uint64_t& out) {
   std::string unit = s.substr(end);
   double scale = unit.empty() || unit == "B" ? 1 : unit == "K" || unit == "KiB" ? 1024.0
                : unit == "M" || unit == "MiB" ? 1048576.0 : unit == "G" || unit == "GiB" ? 1073741824.0 : -1;
-  if (scale < 0 || v <= 0) return false;
-  out = static_cast<uint64_t>(v * scale);
+  // A number of digits and '.': no "nan", "inf", sign, exponent or hex; a whole byte or more,
+  // and at most 1 PiB (std::stod takes all of those, and NaN passed `v <= 0`).
+  std::string number = s.substr(0, end);
+  if (number.find_first_not_of("0123456789.") != std::string::npos) return false;
+  double bytes = v * scale;
+  if (scale < 0 || !std::isfinite(bytes) || !(bytes >= 1) || bytes > 1125899906842624.0) return false;
+  out = static_cast<uint64_t>(bytes);
   return true;
 }
 
 bool parseShard(const std::string& s, size_t& index, size_t& count) {
   size_t slash = s.find('/');
   if (slash == std::string::npos) return false;
-  try {
-    index = std::stoul(s.substr(0, slash));
-    count = std::stoul(s.substr(slash + 1));
-  } catch (...) {
+  // Decimal digits on both sides: std::stoul took "1.5/2" as 1/2 and "-1/2" as a huge I.
+  uint64_t i = 0, n = 0;
+  if (!checkInteger(s.substr(0, slash), 0, kMaxShards - 1, i).empty() || !checkInteger(s.substr(slash + 1), 1, kMaxShards, n).empty())
     return false;
-  }
-  return count > 0 && index < count;
+  index = i;
+  count = n;
+  return index < count;
 }
 
 int usage(const std::string& message) {
@@ -148,6 +156,51 @@ int refuseVacuousContracts(const Compilation& c, const std::vector<check::Job>& 
     vacuous = vacuous || f.error;
   }
   return vacuous ? kExitInput : kExitOk;
+}
+
+// "H, R": a set's names, for messages.
+std::string namesText(const std::set<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s.empty() ? "none" : s;
+}
+
+// Narrowing that selects nothing is an input error, never a run that checks nothing and
+// exits 0: a suite entry's `supports` that no planned case meets or that names a dim its
+// contract lacks, a --dims name no contract has, and --dtype, --dims and --layouts that
+// together leave no case of any job (across every shard).
+int refuseEmptySelections(const CheckCliOptions& o, const std::vector<check::Job>& jobs) {
+  size_t planned = 0, selected = 0;
+  std::set<std::string> allDims, contracts;
+  for (const check::Job& job : jobs) {
+    check::Selection sel = check::previewSelection(job, o.run);
+    planned += sel.planned;
+    selected += sel.selected;
+    allDims.insert(sel.dims.begin(), sel.dims.end());
+    contracts.insert(job.contract->id);
+    std::string where = job.origin.empty() ? job.label : job.origin;
+    for (const auto& [dim, range] : job.supports.dims)
+      if (!sel.dims.count(dim))
+        return usage(where + ": 'supports' names the dim '" + dim + "', which " + job.contract->id +
+                     " does not have (its dims: " + namesText(sel.dims) + ")");
+    if (sel.planned > 0 && sel.withinSupports == 0)
+      return usage(where + ": 'supports' selects none of the " + std::to_string(sel.planned) + " planned cases of " +
+                   job.contract->id + ": nothing would be checked");
+  }
+  for (const auto& [dim, range] : o.run.narrow.dims)
+    if (!allDims.count(dim))
+      return usage("--dims names the dim '" + dim + "', which " + namesText(contracts) + " does not have (dims: " +
+                   namesText(allDims) + ")");
+  bool narrowed = !o.run.dtype.empty() || !o.dims.empty() || !o.layouts.empty();
+  if (narrowed && planned > 0 && selected == 0) {
+    std::string what;
+    if (!o.run.dtype.empty()) what += "--dtype " + o.run.dtype;
+    if (!o.dims.empty()) what += (what.empty() ? "" : ", ") + std::string("--dims ") + o.dims;
+    if (!o.layouts.empty()) what += (what.empty() ? "" : ", ") + std::string("--layouts ") + o.layouts;
+    return usage(what + " selects none of the " + std::to_string(planned) + " planned cases (" + namesText(contracts) +
+                 ") within what the kernel claims: nothing would be checked");
+  }
+  return kExitOk;
 }
 
 // A case-independent error, once: where it was asked for (the suite entry, or the --impl
@@ -180,24 +233,29 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   if (!o.shard.empty() && !parseShard(o.shard, o.run.shardIndex, o.run.shardCount))
     return usage("--shard is I/N with 0 <= I < N; not '" + o.shard + "'");
   if (!o.maxMemory.empty() && !parseBytes(o.maxMemory, o.run.maxCaseBytes))
-    return usage("--max-memory is a size such as 512M or 4G; not '" + o.maxMemory + "'");
-  if (o.run.timeoutSeconds <= 0) return usage("--timeout must be positive");
+    return usage("--max-memory is a size such as 512M or 4G (1 byte to 1024T); not '" + o.maxMemory + "'");
   if (!o.dims.empty())
     if (std::string why = parseDims(o.dims, o.run.narrow.dims); !why.empty()) return usage(why);
   if (!o.layouts.empty())
     if (std::string why = parseLayouts(o.layouts, o.run.narrow.layouts); !why.empty()) return usage(why);
   if (o.run.streamCells == 0)
     if (const char* env = std::getenv("KC_STREAM_CELLS"); env && *env) {
-      char* end = nullptr;
-      long long v = std::strtoll(env, &end, 10);
-      if (*end != '\0' || v <= 0) return usage(std::string("KC_STREAM_CELLS is a positive number of cells; not '") + env + "'");
-      o.run.streamCells = v;
+      uint64_t v = 0;
+      if (!checkInteger(env, 1, kMaxStreamCells, v).empty())
+        return usage(std::string("KC_STREAM_CELLS is a positive number of cells; not '") + env + "'");
+      o.run.streamCells = static_cast<int64_t>(v);
     }
   if (o.run.streamCells < 0) return usage("--stream-cells must be positive");
   try {
     o.run.workers = run::parseWorkerPolicy(o.workers);
   } catch (const std::invalid_argument& e) {
     return usage(e.what());
+  }
+  if (!o.run.dtype.empty() && !numerics::parseDType(o.run.dtype)) {
+    std::string names;
+    for (int t = 0; t < numerics::kDTypeCount; ++t)
+      names += std::string(t == 0 ? "" : ", ") + std::string(numerics::dtypeName(static_cast<numerics::DType>(t)));
+    return usage("--dtype is one of " + names + "; not '" + o.run.dtype + "'");
   }
   const auto& tools = check::sanitizerTools();
   if (!o.sanitize.empty() && std::find(tools.begin(), tools.end(), o.sanitize) == tools.end())
@@ -246,6 +304,8 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   int rc = buildJobs(c, o.jobs, opts, jobs);
   if (rc != kExitOk) return rc;
   rc = refuseVacuousContracts(c, jobs, opts);
+  if (rc != kExitOk) return rc;
+  rc = refuseEmptySelections(o, jobs);
   if (rc != kExitOk) return rc;
   o.run.includeDirs = o.jobs.includeDirs;
 
@@ -340,7 +400,7 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   sub->add_option("--dtype", o->run.dtype, "Run only the cases at this dtype (the dtype variables that take it; an index dtype such as embedding's I stays free)");
   sub->add_option("--dims", o->dims, "Run only the cases whose dims are in these ranges: NAME=N or NAME=LO..HI, comma-separated (R=1..64,H=32), as a suite's supports.dims");
   sub->add_option("--layouts", o->layouts, "Run only the cases whose tensors all have these layout kinds (contiguous,padded), as a suite's supports.layouts");
-  sub->add_option("--seed", o->run.seed, "The base seed of every plan (default 0)");
+  sub->add_option("--seed", o->run.seed, "The base seed of every plan (default 0)")->check(integerValue(0, UINT64_MAX));
   sub->add_option("--format", o->format, report::reportFormatList(true));
   sub->add_option("--out", o->out,
                   "Write the --format report to this file (the text report still goes to stdout); a file that exists is "
@@ -350,12 +410,15 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
                   "Skip the cases already in this JSON Lines file and append the rest to it, once its integrity chain "
                   "holds (a changed line: exit 2; a last line cut short by a kill is cut off)");
   sub->add_option("--shard", o->shard, "Run every N-th case starting at I (I/N), to split a suite over machines");
-  sub->add_option("--timeout", o->run.timeoutSeconds, "Seconds one run of a case may take before it is killed (default 10)");
+  sub->add_option("--timeout", o->run.timeoutSeconds, "Seconds one run of a case may take before it is killed (default 10)")
+      ->check(secondsValue());
   sub->add_option("--max-memory", o->maxMemory, "Host memory a case may use, e.g. 512M or 4G (default 4G); larger cases are SKIPPED");
-  sub->add_option("--threads", o->run.threads, "Threads of the host side: input generation, decoding, the f64 oracle and the judge's scans (default: the hardware threads of this machine)");
+  sub->add_option("--threads", o->run.threads, "Threads of the host side: input generation, decoding, the f64 oracle and the judge's scans (default: the hardware threads of this machine)")
+      ->check(integerValue(1, kMaxThreads));
   sub->add_option("--stream-cells", o->run.streamCells,
                   "Run every case on the streamed path of large cases (device-side poison, canaries and repeats; the oracle "
-                  "on about N sampled cells), as cases too large for host memory run on a GPU; also KC_STREAM_CELLS");
+                  "on about N sampled cells), as cases too large for host memory run on a GPU; also KC_STREAM_CELLS")
+      ->check(integerValue(1, kMaxStreamCells));
   sub->add_option("--workers", o->workers,
                   "auto (default), fresh or reuse: a fresh worker process for every run of a case, or one per kernel "
                   "while runs end cleanly (auto: reuse on CUDA, where a context costs about a second, and exec protocol v2)");
@@ -364,6 +427,7 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   sub->add_option("--sanitize", o->sanitize,
                   "Re-run failing cases under compute-sanitizer with this tool: memcheck, racecheck, initcheck or synccheck");
   sub->add_option("--sanitize-case", o->sanitizeCases, "With --sanitize: also re-run case N (the #N of its id); repeatable")
+      ->check(integerValue(1, kMaxCaseNumber))
       ->allow_extra_args(false);  // one number per flag: a contract file after it is not a case
   sub->add_flag("--sanitize-all", o->sanitizeAll, "With --sanitize: re-run every case, passing or not");
   commands.emplace_back(sub, [o](const GlobalOptions& g) { return runCheck(*o, g); });

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "cli/flag_values.h"
 #include "cli/output.h"
 #include "compiler/pipeline.h"
 #include "compiler/plan/planner.h"
@@ -39,7 +40,8 @@ void addPlanCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& co
   CLI::App* sub = app.add_subcommand("plan", "Print the measurement plan of each contract: its cases, deterministic for a seed");
   addInputOptions(sub, cmd->in);
   sub->add_flag("--json", cmd->json, "Print the plans as JSON");
-  sub->add_option("--seed", cmd->seed, "The base seed every case's seeds derive from (default 0)");
+  sub->add_option("--seed", cmd->seed, "The base seed every case's seeds derive from (default 0)")
+      ->check(integerValue(0, UINT64_MAX));
   commands.emplace_back(sub, [cmd](const GlobalOptions& g) { return runPlan(*cmd, g); });
 }
 

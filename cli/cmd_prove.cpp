@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
+#include "cli/flag_values.h"
 #include "cli/obligation_files.h"
 #include "cli/output.h"
 #include "compiler/obligations/obligations.h"
@@ -188,13 +189,7 @@ void addProveCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   addInputOptions(sub, cmd->in);
   sub->add_option("--smt2", cmd->smt2, "Also write one NAME.smt2 per obligation into this folder");
   sub->add_option("--timeout", cmd->timeout, "Seconds each query may run (default 10); a timeout is not a pass")
-      ->check(CLI::Validator(
-          [](std::string& v) {
-            char* end = nullptr;
-            double d = std::strtod(v.c_str(), &end);
-            return *end == 0 && d > 0 && d <= 1e6 ? std::string() : "the time limit must be a positive number of seconds";
-          },
-          "SECONDS"));
+      ->check(secondsValue());
   sub->add_flag("--json", cmd->json, "Print the answers as JSON");
   commands.emplace_back(sub, [cmd](const GlobalOptions& g) { return runProve(*cmd, g); });
 }

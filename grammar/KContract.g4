@@ -128,6 +128,9 @@ options { contextSuperClass = KContractContext; }
       }
       if (_input->LA(1) == antlr4::Token::EOF) hitEOF = true;
       if (type == antlr4::Token::INVALID_TYPE) type = ttype;
+      // REF's rule matches two NUL bytes in the input: those are bad characters, never a `y*`
+      // (only nextToken makes REF tokens). Found by the fuzzer: tests/fuzz/regressions/.
+      if (type == REF) type = BAD_CHAR;
       if (type == SKIP) continue;
       if (!token) emit();
       return std::move(token);

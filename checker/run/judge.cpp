@@ -476,11 +476,16 @@ void Judging::mistrustOrPass() {
   std::map<std::string, oracle::Tensor> undefined;
   for (const auto& [name, t] : b.outputs)
     if (!r.oracle.count(name)) undefined[name] = t;
-  for (auto& [name, t] : b.outputs)
+  // Lambdas capture `t` by a plain reference: a structured binding cannot be captured
+  // before C++20's P1091 (clang 16), and the fuzz build uses Debian's clang 14.
+  for (auto& entry : b.outputs) {
+    oracle::Tensor& t = entry.second;
     forEachChunk(t.data.size(), in.threads,
                  [&](unsigned, size_t begin, size_t end) { std::fill(t.data.begin() + begin, t.data.begin() + end, 0.0); });
+  }
   if (postsHold(b)) {
-    for (auto& [name, t] : b.outputs) {
+    for (auto& [name, binding] : b.outputs) {
+      oracle::Tensor& t = binding;
       auto it = r.oracle.find(name);
       if (it == r.oracle.end()) {
         t = std::move(undefined.at(name));

@@ -53,6 +53,15 @@ class Transformer {
 
   std::unique_ptr<ast::File> file(KContractParser::FileContext* ctx);
 
+  // How deep an expression may nest, counted on the AST: each operator of a chain such as
+  // `a + b + c` is a level, as is each operand nested in another (docs/language.md, "Limits").
+  // Every pass after the parser (fmt, dumps, sema, the IR's folds and printers, the
+  // evaluators, the SMT encoder) walks expressions recursively on an ordinary thread stack;
+  // at this depth each stays well below 8 MiB (release builds overflow it beyond 15,000
+  // levels, measured; ASan's frames are about four times larger, so the fuzz targets run on a
+  // 64 MiB stack: tests/fuzz/big_stack.h).
+  static constexpr size_t kMaxExprDepth = 4096;
+
  private:
   using P = KContractParser;
 
@@ -95,9 +104,15 @@ class Transformer {
   ast::SetExprPtr setTerm(P::SetTermContext* ctx);
   ast::SetExprPtr setAtom(P::SetAtomContext* ctx);
 
+  // False (after reporting it once) when an expression at `at` would nest deeper than
+  // kMaxExprDepth with `more` levels below the current one.
+  bool withinDepth(size_t more, antlr4::Token* at);
+
   const Locator& loc_;
   const antlr4::BufferedTokenStream& tokens_;
   DiagnosticEngine& diags_;
+  size_t exprDepth_ = 0;    // the AST depth of the expression being built
+  bool saidTooDeep_ = false;
 };
 
 }  // namespace kc::parse

@@ -1,6 +1,9 @@
 // Expressions and protocol sets: parse contexts -> ast::Expr / ast::SetExpr.
 #include "compiler/parse/transformer.h"
 
+#include <cmath>
+#include <cstdlib>
+
 namespace kc::parse {
 
 namespace {
@@ -63,12 +66,36 @@ size_t binaryOperator(P::OpExprContext* ctx) {
 P::OpExprContext* opChild(antlr4::ParserRuleContext* ctx, size_t i) { return static_cast<P::OpExprContext*>(ctx->children[i]); }
 P::ExprContext* exprChild(antlr4::ParserRuleContext* ctx, size_t i) { return static_cast<P::ExprContext*>(ctx->children[i]); }
 
+// Adds `n` levels to the depth counter for as long as it lives.
+class Deeper {
+ public:
+  Deeper(size_t& depth, size_t n) : depth_(depth), n_(n) { depth_ += n_; }
+  ~Deeper() { depth_ -= n_; }
+  Deeper(const Deeper&) = delete;
+  Deeper& operator=(const Deeper&) = delete;
+
+ private:
+  size_t& depth_;
+  size_t n_;
+};
+
 }  // namespace
+
+bool Transformer::withinDepth(size_t more, antlr4::Token* at) {
+  if (exprDepth_ + more <= kMaxExprDepth) return true;
+  if (!saidTooDeep_)
+    diags_.report(DiagCode::TooDeep, loc_.range(at),
+                  "this expression nests more than " + std::to_string(kMaxExprDepth) +
+                      " operators deep (each operator of a chain such as a + b + c counts); split it into definitions");
+  saidTooDeep_ = true;
+  return false;
+}
 
 // expr : (forall | exists) binder (',' binder)* ':' expr  |  opExpr
 ast::ExprPtr Transformer::expr(P::ExprContext* ctx) {
   const auto& children = ctx->children;
   if (children.size() == 1) return opExpr(opChild(ctx, 0));
+  Deeper deeper(exprDepth_, 1);
   auto node = make<ast::QuantifierExpr>(loc_.range(ctx));
   node->isForall = ctx->getStart()->getType() == P::KW_FORALL;
   for (size_t i = 1; i + 2 < children.size(); i += 2)
@@ -91,6 +118,13 @@ ast::Binder Transformer::binder(P::BinderContext* ctx) {
 
 ast::ExprPtr Transformer::opExpr(P::OpExprContext* ctx) {
   const auto& children = ctx->children;
+  Deeper deeper(exprDepth_, 1);
+  auto placeholder = [&] {  // in place of an expression too deep to build: the file fails
+    auto node = make<ast::NumberExpr>(loc_.range(ctx->getStart()));
+    node->text = "0";
+    return node;
+  };
+  if (!withinDepth(0, ctx->getStart())) return placeholder();
   if (children.size() == 2) {  // prefix - or ! (an operand has one child, or three or more)
     auto node = make<ast::UnaryExpr>(loc_.range(ctx));
     node->op = tokenOf(children[0])->getType() == P::MINUS ? "-" : "!";
@@ -115,6 +149,10 @@ ast::ExprPtr Transformer::opExpr(P::OpExprContext* ctx) {
     spine.push_back(bottom);
     bottom = opChild(bottom, 0);
   }
+  // The chain's operators nest their left operands (comparison chains aside) in the AST and
+  // the IR: a level each, counted before any is built.
+  if (!withinDepth(spine.size(), ctx->getStart())) return placeholder();
+  Deeper chain(exprDepth_, spine.size());
   ast::ExprPtr acc = opExpr(bottom);
   bool chaining = false;  // acc is the comparison chain of the context just below
   for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
@@ -172,6 +210,20 @@ ast::ExprPtr Transformer::number(antlr4::Token* token) {
       diags_.report(DiagCode::BadNumber, node->range,
                     "integer literal " + node->text + " does not fit in 64 bits; write it as a power such as 2^64");
     }
+  } else {
+    // A real literal is an f64: one beyond its range would be inf (a tolerance of 1e999 accepts
+    // anything), one below it would be 0.
+    const std::string& t = node->text;
+    bool hex = node->numberKind == ast::NumberKind::HexFloat;
+    double v = std::strtod(t.c_str(), nullptr);
+    std::string mantissa = t.substr(0, t.find_first_of(hex ? "pP" : "eE"));
+    bool nonzero = mantissa.find_first_of(hex ? "123456789abcdefABCDEF" : "123456789", hex ? 2 : 0) != std::string::npos;
+    if (std::isinf(v))
+      diags_.report(DiagCode::BadNumber, node->range,
+                    "real literal " + t + " overflows to infinity (reals are f64: at most about 1.8e308)");
+    else if (v == 0 && nonzero)
+      diags_.report(DiagCode::BadNumber, node->range,
+                    "real literal " + t + " is too small for an f64 and would be 0 (the smallest is about 4.9e-324)");
   }
   return node;
 }
