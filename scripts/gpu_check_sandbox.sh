@@ -29,6 +29,7 @@ dims='supports: {dtypes: [f32], dims: {N: 1..100}}'
   echo "== CUDA attack suite (--sandbox strict)"
   "$OLDPWD/$KC" check suite.yaml --sandbox strict --expect --timeout 30 > report.txt 2>&1
   echo "checker exit: $?"
+  grep -m5 "error:" report.txt | cut -c1-300
   sed -n '/^kernel /,$p' report.txt | sed -E 's/  +/  /g'
   grep -oE "sandbox-violation: [a-z_]+ denied|other processes seen: [0-9]+, memories opened: [0-9]+|files found: [0-9]+, opened for writing: [0-9]+|\[[0-9]+ bytes printed; the last [0-9]+ kept\]" report.txt | sort | uniq -c
   pgrep -x kc-attack-orph >/dev/null && echo "an orphan outlived the run" || echo "no orphan left"

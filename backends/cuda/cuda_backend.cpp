@@ -221,6 +221,7 @@ std::optional<uint64_t> CudaBackend::deviceMemoryBytes() {
 }
 
 Prepared CudaBackend::prepare(const KernelRef& kernel) {
+  if (const DeviceInfo& device = queryDevice(); device.available) buildSupport(device.arch);
   if (auto prebuilt = prebuiltLibrary(kernel)) return *prebuilt;
   std::string ext = fs::path(kernel.path).extension().string();
   if (ext != ".cu") throw BackendError("the CUDA backend builds .cu sources or loads .so files; not '" + kernel.path + "'");
@@ -370,22 +371,34 @@ std::string CudaBackend::fault() {
 
 // --- device-side checks (support/kc_cuda_support.cu) --------------------------------------
 
-void CudaBackend::loadSupport() {
-  if (support_) return;
-  int device = 0, major = 0, minor = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
-  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+// Built in the checker (prepare), where the kernel cache is writable; the worker's cell
+// only loads it (docs/security.md).
+void CudaBackend::buildSupport(const std::string& arch) {
+  if (!supportLibrary_.empty()) return;
   fs::path dir = fs::path(stdlib::sourceRoot()) / "backends" / "cuda" / "support";
   std::string include = (fs::path(stdlib::sourceRoot()) / "include").string();  // kcontract/abi.h: the dtype codes
   CompileRequest r;
   r.source = (dir / "kc_cuda_support.cu").string();
   r.kind = "cuda-support";
   // -fmad=false: the generated fill rounds one operation at a time, as the host does.
-  r.command = {nvccPath(), "-O3", "-shared", "-Xcompiler", "-fPIC", "-fmad=false",
-               "-arch=sm_" + std::to_string(major) + std::to_string(minor), "-I", dir.string(), "-I", include};
+  r.command = {nvccPath(), "-O3", "-shared", "-Xcompiler", "-fPIC", "-fmad=false", "-arch=" + arch, "-I", dir.string(),
+               "-I", include};
   r.extraKeyFiles = {(dir / "kc_cuda_support.h").string(), include + "/kcontract/abi.h"};
-  CompileResult built = compileCached(r);  // throws BackendError with nvcc's output
+  try {
+    supportLibrary_ = compileCached(r).library;
+  } catch (const std::exception& e) {
+    supportError_ = e.what();
+  }
+}
+
+void CudaBackend::loadSupport() {
+  if (support_) return;
+  if (supportLibrary_.empty())
+    throw BackendError(supportError_.empty() ? "the CUDA support kernels were not built before the worker started"
+                                             : supportError_);
+  struct {
+    std::string library;
+  } built{supportLibrary_};
   support_ = dlopen(built.library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!support_) throw BackendError(std::string("cannot load the CUDA support kernels: ") + dlerror());
   fillFn_ = dlsym(support_, "kcs_fill_generated");

@@ -66,11 +66,13 @@ class CudaBackend : public Backend {
   // Nothing is released on destruction: in the checker process nothing was ever acquired (no
   // CUDA call runs there), and the worker leaves through _exit, which tears its context down.
   void copy(void* to, const void* from, size_t bytes, bool toDevice);
-  void loadSupport();  // in the worker: build (cached) and open the support kernels
+  void buildSupport(const std::string& arch);  // in the checker (prepare): compile the support kernels (cached)
+  void loadSupport();  // in the worker: open them
   // A support call's result: throws BackendError for a CUDA error, records a device fault.
   bool supportOk(int rc, const char* what);
 
   void* support_ = nullptr;  // dlopen handle of the support library
+  std::string supportLibrary_, supportError_;  // built by prepare() in the checker (buildSupport)
   void* fillFn_ = nullptr;
   void* countFn_ = nullptr;
   void* compareFn_ = nullptr;

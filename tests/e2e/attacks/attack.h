@@ -5,8 +5,16 @@
 
 #include "kcontract/abi.h"
 
+/* C++ (the same sources wrapped in .cu files for the CUDA backend, scripts/gpu_check_sandbox.sh)
+ * needs the entry point unmangled. */
+#ifdef __cplusplus
+#define KC_ENTRY extern "C"
+#else
+#define KC_ENTRY
+#endif
+
 #define KC_ATTACK(body)                                              \
-  int kc_acme_relu(kc_tensor* args, int32_t nargs, void* stream) { \
+  KC_ENTRY int kc_acme_relu(kc_tensor* args, int32_t nargs, void* stream) { \
     (void)args;                                                      \
     (void)nargs;                                                     \
     (void)stream;                                                    \

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kcontract/abi.h"
+#include "attack.h"
 
 static int named_kcontract(int pid) {
   char path[64], name[64] = {0};
@@ -30,7 +30,7 @@ static int watched(void) {
   return found;
 }
 
-int kc_acme_relu(kc_tensor* args, int32_t nargs, void* stream) {
+KC_ENTRY int kc_acme_relu(kc_tensor* args, int32_t nargs, void* stream) {
   (void)stream;
   if (nargs != 2 || args[0].dtype != KC_F32) return 2;
   const int64_t n = args[0].shape[0], xs = args[0].strides[0], ys = args[1].strides[0];
