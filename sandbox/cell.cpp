@@ -84,6 +84,8 @@ bool writeFile(const std::string& path, const std::string& text) {
   return ok;
 }
 
+}  // namespace
+
 // Moves every (from, to) pair into place and closes every other descriptor.
 void remapFds(const std::vector<std::pair<int, int>>& fds) {
   // First out of the way (above every target), then into place.
@@ -102,6 +104,8 @@ void remapFds(const std::vector<std::pair<int, int>>& fds) {
   syscall(SYS_close_range, highest + 1, ~0u, 0);
 }
 
+namespace {
+
 void setLimit(int resource, uint64_t value) {
   rlimit l{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
   setrlimit(resource, &l);
@@ -115,7 +119,7 @@ void dropCapabilities() {
   syscall(SYS_capset, &header, data);
 }
 
-void dieOf(int sig) {
+[[noreturn]] void dieOf(int sig) {
   setLimit(RLIMIT_CORE, 0);
   signal(sig, SIG_DFL);
   sigset_t set;
@@ -176,7 +180,7 @@ void forkGuarded(const Parent& parent) {
 }
 
 [[noreturn]] void enter(const CellSpec& spec, const std::string& folder, pid_t checker, Layers* achieved,
-                        const std::function<void()>& body) {
+                        const std::function<void()>& body, const InitLoop* init) {
   const bool strict = mode() == Mode::Strict;
   auto require = [&](bool held, const char* what) {
     if (held || !strict) return;
@@ -229,7 +233,7 @@ void forkGuarded(const Parent& parent) {
     held.readOnlyRoot = view.readOnlyRoot;
     held.freshProc = view.freshProc;
   }
-  if (held.pidNs) {
+  if (held.pidNs && !init) {
     forkGuarded([&](pid_t body, int alive) {
       for (int fd = 0; fd < 1024; ++fd)
         if (fd != died[1] && fd != alive) close(fd);
@@ -248,7 +252,17 @@ void forkGuarded(const Parent& parent) {
   setenv("CUDA_CACHE_PATH", (jit + "/cuda").c_str(), 1);
   setenv("TORCHINDUCTOR_CACHE_DIR", (jit + "/inductor").c_str(), 1);
 
-  const Limits& l = spec.limits;
+  if (init && held.pidNs) (*init)(held);  // pid 1 runs the caller's loop (sandbox/cell_host.h)
+  held.seccomp = lockDown(spec.limits, checker, held.pidNs);
+  require(held.seccomp, "the seccomp filter cannot be loaded");
+  if (achieved) *achieved = held;
+  body();
+  _exit(127);
+}
+
+}  // namespace
+
+bool lockDown(const Limits& l, pid_t checker, bool ownPidNamespace) {
   setLimit(RLIMIT_CORE, 0);
   setLimit(RLIMIT_CPU, static_cast<uint64_t>(std::ceil(l.cpuSeconds)));
   if (l.addressBytes) setLimit(RLIMIT_AS, l.addressBytes);
@@ -257,18 +271,13 @@ void forkGuarded(const Parent& parent) {
   setLimit(RLIMIT_NOFILE, l.openFiles);
   prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
   dropCapabilities();
-  held.seccomp = !without("seccomp") && installSyscallFilter(checker, getpgid(checker), held.pidNs);
-  require(held.seccomp, "the seccomp filter cannot be loaded");
+  bool filtered = !without("seccomp") && installSyscallFilter(checker, getpgid(checker), ownPidNamespace);
   struct sigaction sa {};
   sa.sa_sigaction = onDeniedCall;
   sa.sa_flags = SA_SIGINFO;
   sigaction(SIGSYS, &sa, nullptr);
-  if (achieved) *achieved = held;
-  body();
-  _exit(127);
+  return filtered;
 }
-
-}  // namespace
 
 void setViolationSink(char* buffer, size_t bytes) {
   gSink = buffer;
@@ -284,7 +293,8 @@ std::unique_ptr<Cell> forkCell(const CellSpec& spec, const std::function<void()>
   return forkCellReporting(spec, body, nullptr);
 }
 
-std::unique_ptr<Cell> forkCellReporting(const CellSpec& spec, const std::function<void()>& body, Layers* achieved) {
+std::unique_ptr<Cell> forkCellReporting(const CellSpec& spec, const std::function<void()>& body, Layers* achieved,
+                                        const InitLoop* init) {
   std::string folder;
   if (mode() != Mode::Off) {
     // The cell's own folder: its scratch space (TMPDIR inside), and the staging of its /dev.
@@ -315,7 +325,7 @@ std::unique_ptr<Cell> forkCellReporting(const CellSpec& spec, const std::functio
       body();
       _exit(127);
     }
-    enter(spec, folder, checker, achieved, body);
+    enter(spec, folder, checker, achieved, body, init);
   }
   setpgid(pid, pid);  // also here, so that the group exists before the caller signals it
   return std::make_unique<Cell>(pid, folder);

@@ -18,6 +18,7 @@
 
 #include "backends/backend.h"
 #include "sandbox/cell.h"
+#include "sandbox/output_capture.h"
 
 namespace kc::backend {
 
@@ -87,15 +88,20 @@ double compileSeconds() {
 }
 
 int runProcess(const std::vector<std::string>& argv, std::string& output, const std::string& writable) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) throw BackendError("cannot make a pipe for the compiler's output");
+  std::unique_ptr<sandbox::OutputCapture> capture;
+  try {
+    capture = std::make_unique<sandbox::OutputCapture>(sandbox::OutputCapture::Keep::Head);
+  } catch (const std::runtime_error& e) {
+    throw BackendError(std::string("cannot capture the compiler's output: ") + e.what());
+  }
   int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  const double limit = compileSeconds();
   sandbox::CellSpec spec;
   spec.compiler = true;
-  spec.fds = {{null, 0}, {fds[1], 1}, {fds[1], 2}};
+  spec.fds = {{null, 0}, {capture->writeEnd(), 1}, {capture->writeEnd(), 2}};
   if (!writable.empty()) spec.writable = {writable};
   spec.limits.addressBytes = 16ull << 30;  // cc1plus, cicc: a few GB at most for a kernel
-  spec.limits.cpuSeconds = compileSeconds();
+  spec.limits.cpuSeconds = limit;
   std::unique_ptr<sandbox::Cell> cell;
   try {
     cell = sandbox::forkCell(spec, [&] {
@@ -107,19 +113,13 @@ int runProcess(const std::vector<std::string>& argv, std::string& output, const 
       _exit(127);
     });
   } catch (const std::exception& e) {
-    close(fds[0]);
-    close(fds[1]);
     if (null >= 0) close(null);
     throw BackendError(std::string("cannot start the compiler: ") + e.what());
   }
-  close(fds[1]);
+  capture->closeWriteEnd();
   if (null >= 0) close(null);
-  // Its output, the first kOutputBytes kept (the first errors are the ones to read), under
-  // the wall-clock limit.
-  constexpr size_t kOutputBytes = 64 * 1024;
-  size_t total = 0;
+  // Its output (the first errors kept), under the wall-clock limit.
   auto begin = std::chrono::steady_clock::now();
-  double limit = compileSeconds();
   bool timedOut = false;
   for (;;) {
     double left = limit - std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
@@ -127,25 +127,20 @@ int runProcess(const std::vector<std::string>& argv, std::string& output, const 
       timedOut = true;
       break;
     }
-    pollfd p{fds[0], POLLIN, 0};
+    pollfd p{capture->readEnd(), POLLIN, 0};
     int ready = poll(&p, 1, static_cast<int>(left * 1000) + 1);
     if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) continue;
-    char buf[16384];
-    ssize_t got = read(fds[0], buf, sizeof buf);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;  // every writer is gone
-    total += static_cast<size_t>(got);
-    if (output.size() < kOutputBytes) output.append(buf, std::min(static_cast<size_t>(got), kOutputBytes - output.size()));
+    if (ready > 0 && !capture->drain()) break;  // every writer is gone
   }
-  close(fds[0]);
   pid_t pid = cell->pid();
   if (timedOut) kill(pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
   kill(-pid, SIGKILL);
-  if (total > output.size())
-    output += "\n[" + std::to_string(total) + " bytes of compiler output; the first " + std::to_string(output.size()) + " kept]";
+  sandbox::OutputCapture::Captured printed = capture->takeCaptured();
+  output = printed.kept;
+  if (printed.cut())
+    output += "\n[" + std::to_string(printed.total) + " bytes of compiler output; the first " + std::to_string(output.size()) + " kept]";
   if (timedOut) {
     output += "\n[the compiler ran past " + std::to_string(static_cast<int>(limit)) + " s (KC_COMPILE_TIMEOUT) and was killed]";
     return 124;

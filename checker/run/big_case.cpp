@@ -373,7 +373,7 @@ bool BigRun::mapShared() {
 // The launches in a forked worker (workerMain) under the timeout; what came back.
 void BigRun::launchInWorker() {
   auto start = std::chrono::steady_clock::now();
-  OutputCapture output;
+  sandbox::OutputCapture output;
   int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
   sandbox::CellSpec spec = workerCell(*r.backend, lay.total, r.prepared.artefact);
   spec.fds = {{null, 0}, {output.writeEnd(), 1}, {output.writeEnd(), 2}};

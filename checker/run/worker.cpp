@@ -121,7 +121,10 @@ void settleLaunch(LaunchRecord& rec, bool timedOut, double timeoutSeconds, int s
   }
 }
 
-Worker::~Worker() { stop(); }
+Worker::~Worker() {
+  stop();
+  host_.reset();
+}
 
 sandbox::CellSpec workerCell(const backend::Backend& backend, size_t runBytes, const std::string& artefact) {
   sandbox::CellSpec spec;
@@ -135,19 +138,32 @@ sandbox::CellSpec workerCell(const backend::Backend& backend, size_t runBytes, c
   return spec;
 }
 
+// The worker's socket in its process: one number, whether it was forked from a kept cell or
+// in a cell of its own.
+constexpr int kSocketFd = 3;
+
 void Worker::start(const WorkerRequest& r, size_t runBytes) {
   int pair[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
     throw backend::BackendError("cannot start a worker process: socketpair: " + std::string(std::strerror(errno)));
-  if (!output_) output_ = std::make_unique<OutputCapture>();
+  try {
+    if (!output_) output_ = std::make_unique<sandbox::OutputCapture>();
+  } catch (const std::runtime_error& e) {
+    throw backend::BackendError(std::string("cannot capture the kernel's output: ") + e.what());
+  }
   int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
   sandbox::CellSpec spec = workerCell(*r.backend, runBytes, r.prepared.artefact);
-  spec.fds = {{null, 0}, {output_->writeEnd(), 1}, {output_->writeEnd(), 2}, {pair[1], pair[1]}};
+  spec.fds = {{null, 0}, {output_->writeEnd(), 1}, {output_->writeEnd(), 2}, {pair[1], kSocketFd}};
   try {
-    cell_ = sandbox::forkCell(spec, [&] {
-      disguiseProcess(r.setup->marks);  // the run's marks: its title is not kcontract
-      serveRuns(*r.backend, r.prepared, r.entry, pair[1], reuse_);
-    });
+    if (!reuse_ && keepCell_ && sandbox::CellHost::usable()) startHosted(r, spec);
+    if (!hosted_) {
+      cell_ = sandbox::forkCell(spec, [&] {
+        disguiseProcess(r.setup->marks);  // the run's marks: its title is not kcontract
+        serveRuns(*r.backend, r.prepared, r.entry, kSocketFd, reuse_);
+      });
+      pid_ = cell_->pid();
+      pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));
+    }
   } catch (const std::exception& e) {
     close(pair[0]);
     close(pair[1]);
@@ -156,8 +172,6 @@ void Worker::start(const WorkerRequest& r, size_t runBytes) {
   }
   if (null >= 0) close(null);
   close(pair[1]);
-  pid_ = cell_->pid();
-  pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));
   socket_ = pair[0];
   backend_ = r.backend;
   artefact_ = r.prepared.artefact;
@@ -165,35 +179,69 @@ void Worker::start(const WorkerRequest& r, size_t runBytes) {
   ++started_;
 }
 
-void Worker::reap(int& status) {
-  if (pid_ > 0) {
-    waitpid(pid_, &status, 0);
-    kill(-pid_, SIGKILL);  // whatever the kernel started in the worker's group goes with it
+void Worker::startHosted(const WorkerRequest& r, const sandbox::CellSpec& spec) {
+  if (host_ && !(host_->alive() && hostBackend_ == r.backend && hostArtefact_ == r.prepared.artefact && hostEntry_ == r.entry))
+    host_.reset();
+  if (!host_) {
+    sandbox::CellSpec cellSpec = spec;
+    cellSpec.fds.pop_back();  // the socket is each process's own
+    // Its pid 1 is a copy of this process as it is now, with this request: every process it
+    // forks runs this kernel (a request for another kernel gets another cell, above).
+    host_ = sandbox::CellHost::start(cellSpec, [&r](uint64_t marks) {
+      disguiseProcess(marks);
+      serveRuns(*r.backend, r.prepared, r.entry, kSocketFd, false);
+    });
+    hostBackend_ = r.backend;
+    hostArtefact_ = r.prepared.artefact;
+    hostEntry_ = r.entry;
   }
+  pidfd_ = host_->spawn(spec.fds, r.setup->marks, spec.limits);
+  hosted_ = pidfd_ >= 0;
+  if (!hosted_) host_.reset();  // a cell of its own instead (the caller's fallback)
+}
+
+bool Worker::running() const { return pid_ > 0 || hosted_; }
+
+void Worker::killProcess() {
+  if (hosted_) syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
+  else if (pid_ > 0) kill(pid_, SIGKILL);
+}
+
+// The process's wait status; whatever it started goes with it (the kept cell kills it; a
+// cell of its own is its process group).
+int Worker::waitProcess() {
+  int status = 0;
+  if (hosted_) {
+    status = host_->wait();
+    if (status == -1) status = SIGKILL;  // the cell itself died: as if killed
+  } else if (pid_ > 0) {
+    waitpid(pid_, &status, 0);
+    kill(-pid_, SIGKILL);
+  }
+  hosted_ = false;
   pid_ = -1;
+  cell_.reset();
+  return status;
+}
+
+void Worker::reap(int& status) {
+  if (running()) status = waitProcess();
   if (socket_ >= 0) close(socket_);
   socket_ = -1;
   if (pidfd_ >= 0) close(pidfd_);
   pidfd_ = -1;
-  cell_.reset();
 }
 
 void Worker::stop() {
-  if (pid_ > 0) {
+  if (running()) {
     close(socket_);  // an idle worker reads the end of the socket and exits
     socket_ = -1;
-    int status = 0;
-    for (int k = 0; k < 200 && waitpid(pid_, &status, WNOHANG) == 0; ++k) usleep(10000);
-    if (waitpid(pid_, &status, WNOHANG) == 0) {  // still busy after 2 s: leftover device work
-      kill(pid_, SIGKILL);
-      waitpid(pid_, &status, 0);
-    }
-    kill(-pid_, SIGKILL);  // no orphans
-    pid_ = -1;
+    pollfd p{pidfd_, POLLIN, 0};
+    if (pidfd_ < 0 || poll(&p, 1, 2000) == 0) killProcess();  // still busy after 2 s: leftover device work
+    waitProcess();
   }
   if (pidfd_ >= 0) close(pidfd_);
   pidfd_ = -1;
-  cell_.reset();
   output_.reset();
 }
 
@@ -230,9 +278,9 @@ LaunchRecord Worker::run(const WorkerRequest& r) {
     std::memcpy(mem.at(q.inOffsets[a]), image.data(), image.size());
   }
 
-  if (pid_ > 0 && (r.backend != backend_ || r.prepared.artefact != artefact_ || r.entry != entry_)) stop();
+  if (running() && (r.backend != backend_ || r.prepared.artefact != artefact_ || r.entry != entry_)) stop();
   auto begin = std::chrono::steady_clock::now();
-  if (pid_ < 0) start(r, mem.bytes());
+  if (!running()) start(r, mem.bytes());
   if (output_) output_->take();  // printed between runs: nobody's
   if (!wire::sendRun(socket_, mem.fd(), mem.bytes())) {  // the idle worker is gone: one more
     int status = 0;
@@ -268,7 +316,7 @@ LaunchRecord Worker::run(const WorkerRequest& r) {
     // Past the limit. A worker still waiting for leftover device work after writing every
     // result has finished the run; any other is timed out.
     timedOut = !report->settled;
-    kill(pid_, SIGKILL);
+    killProcess();
     reap(status);
     status = 0;  // timed out (settleLaunch says so), or finished: not a crash
     break;
@@ -295,7 +343,7 @@ LaunchRecord Worker::run(const WorkerRequest& r) {
 
 LaunchRecord runInWorker(const WorkerRequest& r) {
   if (r.worker) return r.worker->run(r);
-  Worker fresh(false);
+  Worker fresh(false, false);  // one run: a cell of its own costs less than a kept one
   return fresh.run(r);
 }
 

@@ -20,8 +20,9 @@
 
 #include "backends/backend.h"
 #include "checker/run/case_setup.h"
-#include "checker/run/output_capture.h"
 #include "sandbox/cell.h"
+#include "sandbox/cell_host.h"
+#include "sandbox/output_capture.h"
 
 namespace kc::run {
 
@@ -73,7 +74,9 @@ WorkerPolicy parseWorkerPolicy(const std::string& text);  // auto, fresh, reuse;
 
 class Worker {
  public:
-  explicit Worker(bool reuse) : reuse_(reuse) {}
+  // reuse: one process while runs end cleanly. keepCell: a fresh process per run is forked
+  // from a cell kept for the kernel (sandbox/cell_host.h) where the machine allows it.
+  explicit Worker(bool reuse, bool keepCell = true) : reuse_(reuse), keepCell_(keepCell) {}
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -86,15 +89,24 @@ class Worker {
 
  private:
   void start(const WorkerRequest& request, size_t runBytes);
+  void startHosted(const WorkerRequest& request, const sandbox::CellSpec& spec);
   void stop();     // closes the socket; the idle process exits
   void reap(int& status);
+  bool running() const;
+  void killProcess();
+  int waitProcess();
 
   bool reuse_;
-  pid_t pid_ = -1;
+  bool keepCell_;
+  pid_t pid_ = -1;  // the worker's cell of its own (-1: none)
+  bool hosted_ = false;  // the worker was forked in host_ (pidfd_ is its handle)
   int socket_ = -1;
   int pidfd_ = -1;  // readable once the worker has exited (a child of it may hold the socket)
-  std::unique_ptr<sandbox::Cell> cell_;      // the worker's cell (sandbox/cell.h)
-  std::unique_ptr<OutputCapture> output_;    // what the kernel prints, per run
+  std::unique_ptr<sandbox::Cell> cell_;      // the worker's cell of its own (sandbox/cell.h)
+  std::unique_ptr<sandbox::CellHost> host_;  // the kernel's kept cell (fresh workers)
+  const backend::Backend* hostBackend_ = nullptr;
+  std::string hostArtefact_, hostEntry_;
+  std::unique_ptr<sandbox::OutputCapture> output_;    // what the kernel prints, per run
   const backend::Backend* backend_ = nullptr;
   std::string artefact_, entry_;
   int started_ = 0;
