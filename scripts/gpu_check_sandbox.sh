@@ -9,26 +9,9 @@ KC="${KC:-bundle/kcontract}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp tests/e2e/attacks/* examples/relu/relu.kcontract examples/relu/relu.cu examples/relu/relu_nan.cu "$work/"
-dims='supports: {dtypes: [f32], dims: {N: 1..100}}'
 (
   cd "$work"
-  {
-    echo "kcontract-suite: 1"
-    echo "backend: cuda"
-    echo "kernels:"
-    echo "  - {name: relu before, impl: relu.cu, contract: relu.kcontract, expect: pass, $dims}"
-    echo "  - {name: relu NaN before, impl: relu_nan.cu, contract: relu.kcontract, expect: fail, $dims}"
-    # On CUDA two attacks end as a CRASH, not a FAIL: forge_results writes into the CUDA
-    # driver's own descriptors, and detect_checker writes its output from the host into
-    # device memory (H200, 2026-12-02). Neither can PASS.
-    for k in forge_results:crash ptrace_checker:crash vm_write_checker:crash proc_mem:fail poison_cache:fail \
-             open_socket:crash orphan:crash kill_checker:fail flood_stdout:fail detect_checker:crash include_shadow:fail; do
-      printf '#include "%s.c"\n' "${k%%:*}" > "${k%%:*}.cu"
-      echo "  - {name: ${k%%:*}, impl: ${k%%:*}.cu, contract: relu.kcontract, expect: ${k##*:}, $dims}"
-    done
-    echo "  - {name: relu after, impl: relu.cu, contract: relu.kcontract, expect: pass, $dims}"
-    echo "  - {name: relu NaN after, impl: relu_nan.cu, contract: relu.kcontract, expect: fail, $dims}"
-  } > suite.yaml
+  bash write_suite.sh cuda > suite.yaml
   echo "== CUDA attack suite (--sandbox strict)"
   "$OLDPWD/$KC" check suite.yaml --sandbox strict --expect --timeout 30 > report.txt 2>&1
   echo "checker exit: $?"

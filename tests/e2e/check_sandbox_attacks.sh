@@ -2,26 +2,14 @@
 # each computes nothing and tries to win another way: forging result lines, ptrace and
 # process_vm_writev on the checker, opening its memory, poisoning the kernel cache and the
 # contracts, a socket, an orphan that holds the worker's socket, killing the checker, 1 GiB of
-# output, detecting the checker, and sources whose compile never ends, leaks the password
+# output, detecting the checker, leaving state for its own next run, and sources whose compile never ends, leaks the password
 # hashes or floods the compiler. Each is contained and gets the verdict of what it did (FAIL,
 # CRASH naming the denied call, ERROR), never PASS; the correct and the buggy relu checked
 # after them get the verdicts they got before. --sandbox strict: on a machine without every
 # layer nothing runs (exit 2), so no attack ever runs outside a full cell.
 cp attacks/* ../../examples/relu/relu.kcontract ../../examples/relu/relu.c ../../examples/relu/relu_nan.c "$WORK/"
 cd "$WORK"
-dims='supports: {dtypes: [f32], dims: {N: 1..100}}'
-{
-  echo "kcontract-suite: 1"
-  echo "kernels:"
-  echo "  - {name: relu before, impl: relu.c, contract: relu.kcontract, expect: pass, $dims}"
-  echo "  - {name: relu NaN before, impl: relu_nan.c, contract: relu.kcontract, expect: fail, $dims}"
-  for k in forge_results:fail ptrace_checker:crash vm_write_checker:crash proc_mem:fail poison_cache:fail \
-           open_socket:crash orphan:crash kill_checker:fail flood_stdout:fail detect_checker:fail include_shadow:fail; do
-    echo "  - {name: ${k%%:*}, impl: ${k%%:*}.c, contract: relu.kcontract, expect: ${k##*:}, $dims}"
-  done
-  echo "  - {name: relu after, impl: relu.c, contract: relu.kcontract, expect: pass, $dims}"
-  echo "  - {name: relu NaN after, impl: relu_nan.c, contract: relu.kcontract, expect: fail, $dims}"
-} > suite.yaml
+bash write_suite.sh host > suite.yaml
 sha256sum relu.kcontract > contracts.sha
 kc check suite.yaml --sandbox strict --expect --timeout 5 --format jsonl --out results.jsonl > report.txt 2>&1
 echo "checker exit: $?"
