@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "backends/host/compile_cache.h"
+#include "compiler/plan/planner.h"
 #include "checker/run/worker_process.h"
 #include "checker/run/worker_wire.h"
 
@@ -130,8 +131,10 @@ sandbox::CellSpec workerCell(const backend::Backend& backend, size_t runBytes, c
   sandbox::CellSpec spec;
   // Run-time compiler caches: one folder per kernel, so that what one kernel writes there
   // never reaches another's cells.
+  // FNV-1a of the backend and the artefact: the same folder for the same kernel across builds
+  // of kcontract (std::hash promises that only within one program).
   char key[17];
-  std::snprintf(key, sizeof key, "%016zx", std::hash<std::string>{}(backend.name() + "\n" + artefact));
+  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(plan::fnv1a64(backend.name() + "\n" + artefact)));
   spec.jitCache = backend::cacheDir() + "/jit/" + key;
   spec.gpuDevices = backend.name() != "host";
   if (backend.name() == "host") spec.limits.addressBytes = std::max<uint64_t>(16ull << 30, 4 * static_cast<uint64_t>(runBytes));
