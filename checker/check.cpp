@@ -502,6 +502,7 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
   // Made after prepare() and preparePerturbation(): the worker process forks with their results.
   bool reuse = opts.workers == run::WorkerPolicy::Reuse || (opts.workers == run::WorkerPolicy::Auto && be->reusesWorker());
   run::Worker worker(reuse);
+  if (avail.available && buildError.empty()) worker.keepCellFor(*be, prepared, job.kernel.entry);
   size_t done = 0;
   for (const plan::Case* c : cases) {
     CaseResult skeleton = describe(job, plan, *c, opts);

@@ -182,22 +182,34 @@ void Worker::start(const WorkerRequest& r, size_t runBytes) {
   ++started_;
 }
 
-void Worker::startHosted(const WorkerRequest& r, const sandbox::CellSpec& spec) {
-  if (host_ && !(host_->alive() && hostBackend_ == r.backend && hostArtefact_ == r.prepared.artefact && hostEntry_ == r.entry))
-    host_.reset();
-  if (!host_) {
-    sandbox::CellSpec cellSpec = spec;
-    cellSpec.fds.pop_back();  // the socket is each process's own
-    // Its pid 1 is a copy of this process as it is now, with this request: every process it
-    // forks runs this kernel (a request for another kernel gets another cell, above).
-    host_ = sandbox::CellHost::start(cellSpec, [&r](uint64_t marks) {
+void Worker::keepCellFor(backend::Backend& be, const backend::Prepared& prepared, const std::string& entry) {
+  if (reuse_ || !keepCell_ || !sandbox::CellHost::usable()) return;
+  if (host_ && host_->alive() && hostBackend_ == &be && hostArtefact_ == prepared.artefact && hostEntry_ == entry) return;
+  host_.reset();
+  int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  // pid 1 is a copy of this process as it is now: made before a case's buffers exist, it
+  // holds none of them. Every process it forks runs this kernel, with copies of what it needs.
+  backend::Backend* backend = &be;
+  try {
+    if (!output_) output_ = std::make_unique<sandbox::OutputCapture>();
+    sandbox::CellSpec spec = workerCell(be, 0, prepared.artefact);
+    spec.fds = {{null, 0}, {output_->writeEnd(), 1}, {output_->writeEnd(), 2}};
+    host_ = sandbox::CellHost::start(spec, [backend, prepared, entry](uint64_t marks) {
       disguiseProcess(marks);
-      serveRuns(*r.backend, r.prepared, r.entry, kSocketFd, false);
+      serveRuns(*backend, prepared, entry, kSocketFd, false);
     });
-    hostBackend_ = r.backend;
-    hostArtefact_ = r.prepared.artefact;
-    hostEntry_ = r.entry;
+  } catch (const std::exception&) {
+    host_.reset();  // the same cell, made per run instead (start()): slower, as safe
   }
+  if (null >= 0) close(null);
+  hostBackend_ = &be;
+  hostArtefact_ = prepared.artefact;
+  hostEntry_ = entry;
+}
+
+void Worker::startHosted(const WorkerRequest& r, const sandbox::CellSpec& spec) {
+  keepCellFor(*r.backend, r.prepared, r.entry);
+  if (!host_) return;
   pidfd_ = host_->spawn(spec.fds, r.setup->marks, spec.limits);
   hosted_ = pidfd_ >= 0;
   if (!hosted_) host_.reset();  // a cell of its own instead (the caller's fallback)

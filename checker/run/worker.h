@@ -81,6 +81,10 @@ class Worker {
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
+  // For a fresh worker where cells can be kept (sandbox/cell_host.h): sets up the kernel's
+  // kept cell now, before a case's buffers exist, so that its pid 1 holds none of them. A
+  // run does it itself when it was not called. Does nothing for a reused worker.
+  void keepCellFor(backend::Backend& backend, const backend::Prepared& prepared, const std::string& entry);
   // One run of a case in this worker's process, started now if none is alive (or the
   // request is for another kernel). Throws backend::BackendError when no process can start.
   LaunchRecord run(const WorkerRequest& request);
