@@ -75,6 +75,9 @@ backend::KernelRef kernelRef(const std::string& impl, const std::string& entry, 
     k.entry = impl.substr(colon + 1);
   }
   if (!entry.empty()) k.entry = entry;
+  // A Python file (a KernelBench problem, run by the exec backend's PyTorch adaptor) runs its
+  // ModelNew unless an entry names another: the label says so.
+  if (k.entry.empty() && k.path.size() > 3 && k.path.compare(k.path.size() - 3, 3, ".py") == 0) k.entry = "ModelNew";
   // A contract whose scope is an op (std.ops.softmax) checks kc_softmax.
   if (k.entry.empty()) k.entry = "kc_" + ct.kernel->name.substr(ct.kernel->name.rfind('.') + 1);
   return k;

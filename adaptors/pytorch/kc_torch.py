@@ -44,10 +44,16 @@ def main():
     p.add_argument("--layout", choices=["strided", "dense"], default=os.environ.get("KC_TORCH_LAYOUT", "strided"))
     p.add_argument("--outputs", choices=["auto", "returned", "given", "out"],
                    default=os.environ.get("KC_TORCH_OUTPUTS", "auto"))
+    p.add_argument("--bind", action="append", metavar="INPUT=ATTR",
+                   default=[b for b in os.environ.get("KC_TORCH_BIND", "").split(",") if b],
+                   help="give the contract's input INPUT to the module's attribute ATTR (a dotted path: "
+                        "ln.weight, ln.eps) before each launch instead of as an argument (exec v2)")
     p.add_argument("target")
     p.add_argument("request", nargs="?")
     args = p.parse_args()
     if args.request:
+        if args.bind:
+            p.error("--bind needs exec protocol v2 (a kcontract-exec/2 spec)")
         v1.main(args)
     elif os.environ.get("KC_EXEC_FD"):
         v2.main(args)

@@ -73,3 +73,35 @@ def output_style(fn, n_in, n_out, wanted="auto"):
     if len(required) == n_in and "out" in sig.parameters:
         return "out"
     return "returned"
+
+
+def parse_bindings(specs, fn):
+    """--bind INPUT=ATTR, each checked against the module now (an unknown attribute ends the
+    adaptor before its hello: one located error). Returns {input name: (owner, attribute)}."""
+    bound = {}
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            raise SystemExit(f"kc_torch: --bind takes INPUT=ATTR (ln.weight, ln.eps), not {spec!r}")
+        owner = fn
+        *parents, leaf = path.split(".")
+        for part in parents:
+            owner = getattr(owner, part, None)
+        if owner is None or not hasattr(owner, leaf):
+            raise SystemExit(f"kc_torch: --bind {spec}: {type(fn).__name__} has no attribute {path!r}")
+        bound[name] = (owner, leaf)
+    return bound
+
+
+def bind(owner, leaf, value):
+    """The case's input in place of the module's attribute: a parameter or buffer takes the
+    tensor itself (its dtype and shape are the case's, so a bf16 case runs in bf16), a plain
+    attribute (eps) the value."""
+    current = getattr(owner, leaf)
+    if isinstance(current, torch.Tensor) and isinstance(value, torch.Tensor):
+        if isinstance(current, torch.nn.Parameter):
+            current.data = value
+        else:
+            setattr(owner, leaf, value)
+    else:
+        setattr(owner, leaf, value)

@@ -24,7 +24,7 @@ import torch
 
 from . import device as devmod
 from . import tensors, wire
-from .target import instantiate, load_target, output_style, pick_device
+from .target import bind, instantiate, load_target, output_style, parse_bindings, pick_device
 
 TRACE_TAIL = 1500
 
@@ -37,6 +37,7 @@ class Server:
             devmod.track_streams()  # before the target imports torch.cuda.Stream
         self.module, target = load_target(args.target)
         self.fn = instantiate(self.module, target, self.device)
+        self.bound = parse_bindings(args.bind or [], self.fn)
         self.dev = devmod.Device(self.device)
         self.style = None
         self.case = None
@@ -52,7 +53,8 @@ class Server:
         ins = [None if not e["shape"] else tensors.View(e, buffers) for e in req["inputs"]]
         outs = [tensors.View(e, buffers) for e in req["outputs"]]
         if self.style is None:
-            self.style = output_style(self.fn, len(ins), len(outs), self.args.outputs)
+            passed = sum(1 for e in req["inputs"] if e["name"] not in self.bound)
+            self.style = output_style(self.fn, passed, len(outs), self.args.outputs)
         on_cpu = self.device.type == "cpu"
         dense = self.args.layout == "dense"
         with torch.no_grad():
@@ -62,13 +64,17 @@ class Server:
             with self.dev.launch_context():
                 for e, v in zip(req["inputs"], ins):
                     if v is None:
-                        call.append(tensors.scalar(e))
-                        continue
-                    flat = v.flat if on_cpu else v.flat.to(self.device)
-                    if not on_cpu:
-                        placed.append((v, flat))
-                    t = torch.as_strided(flat, v.shape, v.strides)
-                    call.append(t.contiguous().clone() if dense else t)
+                        value = tensors.scalar(e)
+                    else:
+                        flat = v.flat if on_cpu else v.flat.to(self.device)
+                        if not on_cpu:
+                            placed.append((v, flat))
+                        t = torch.as_strided(flat, v.shape, v.strides)
+                        value = t.contiguous().clone() if dense else t
+                    if e["name"] in self.bound:  # the module's own parameter or attribute (--bind)
+                        bind(*self.bound[e["name"]], value)
+                    else:
+                        call.append(value)
                 given = []
                 if self.style in ("given", "out"):
                     for v in outs:
