@@ -10,19 +10,11 @@
  * Returns 1 for a wrong argument count, 2 for a tensor it does not take (rank, dtype other
  * than f32/bf16/f16 or not the same for all three, a missing pointer), 3 for shapes that do
  * not match: the codes of the host kernels (stdlib/ops/kernels/kc_host.h). */
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 #include "cal_cuda.h"
+#include "cal_dtypes.h"
 
 enum { MM_E_NARGS = 1, MM_E_TENSOR = 2, MM_E_SHAPE = 3 };
-
-__device__ __forceinline__ float ld(const float* p) { return *p; }
-__device__ __forceinline__ float ld(const __half* p) { return __half2float(*p); }
-__device__ __forceinline__ float ld(const __nv_bfloat16* p) { return __bfloat162float(*p); }
-__device__ __forceinline__ void st(float* p, float v) { *p = v; }
-__device__ __forceinline__ void st(__half* p, float v) { *p = __float2half_rn(v); }
-__device__ __forceinline__ void st(__nv_bfloat16* p, float v) { *p = __float2bfloat16_rn(v); }
 
 struct View2 {
   int64_t s0, s1;

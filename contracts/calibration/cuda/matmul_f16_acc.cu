@@ -13,19 +13,11 @@
  *
  * Otherwise the same as cuda/matmul.cu: a 1-D grid-stride loop, one thread per output cell,
  * 64-bit indices, every view through its own strides, the host kernels' return codes. */
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 #include "cal_cuda.h"
+#include "cal_dtypes.h"
 
 enum { MM_E_NARGS = 1, MM_E_TENSOR = 2, MM_E_SHAPE = 3 };
-
-__device__ __forceinline__ float ld(const float* p) { return *p; }
-__device__ __forceinline__ float ld(const __half* p) { return __half2float(*p); }
-__device__ __forceinline__ float ld(const __nv_bfloat16* p) { return __bfloat162float(*p); }
-__device__ __forceinline__ void st(float* p, float v) { *p = v; }
-__device__ __forceinline__ void st(__half* p, float v) { *p = __float2half_rn(v); }
-__device__ __forceinline__ void st(__nv_bfloat16* p, float v) { *p = __float2bfloat16_rn(v); }
 
 struct View2 {
   int64_t s0, s1;

@@ -11,19 +11,11 @@
  *
  * Otherwise the same as cuda/sum.cu: one block per row, f32 partial sums and a fixed tree,
  * 64-bit indices, the host kernels' return codes. */
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 #include "cal_cuda.h"
+#include "cal_dtypes.h"
 
 enum { SUM_E_NARGS = 1, SUM_E_TENSOR = 2, SUM_E_SHAPE = 3 };
-
-__device__ __forceinline__ float ld(const float* p) { return *p; }
-__device__ __forceinline__ float ld(const __half* p) { return __half2float(*p); }
-__device__ __forceinline__ float ld(const __nv_bfloat16* p) { return __bfloat162float(*p); }
-__device__ __forceinline__ void st(float* p, float v) { *p = v; }
-__device__ __forceinline__ void st(__half* p, float v) { *p = __float2half_rn(v); }
-__device__ __forceinline__ void st(__nv_bfloat16* p, float v) { *p = __float2bfloat16_rn(v); }
 
 #define SUM_THREADS 256
 
