@@ -15,7 +15,7 @@
 set(KC_DATA ${CMAKE_INSTALL_DATADIR}/kcontract)
 
 # Three components: runtime (the binary), headers, and data (the data folder alone:
-# `cmake --install build --component data`).
+# scripts/bundle.sh installs only it, with --component data).
 install(TARGETS kcontract RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 install(FILES include/kcontract/abi.h include/kcontract/opencl.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kcontract
   COMPONENT headers)
