@@ -1,6 +1,7 @@
-# What `cmake --install` puts under the prefix (docs/install.md). The data folder mirrors
-# the source tree's layout, so that the code finds a file under it as it does under the
-# source tree (stdlib/data_root.h):
+# What `cmake --install` puts under the prefix, and the Debian package that `cpack -G DEB`
+# makes of the same files (docs/install.md). The data folder mirrors the source tree's
+# layout, so that the code finds a file under it as it does under the source tree
+# (stdlib/data_root.h):
 #   bin/kcontract
 #   include/kcontract/abi.h, opencl.h       the kernel ABI and the OpenCL helpers, for kernel authors
 #   share/kcontract/                        the data folder
@@ -14,8 +15,8 @@
 #                                           outside contracts/ and stdlib/ (it names them ../PATH)
 set(KC_DATA ${CMAKE_INSTALL_DATADIR}/kcontract)
 
-# Three components: runtime (the binary), headers, and data (the data folder alone:
-# scripts/bundle.sh installs only it, with --component data).
+# Three components, all in the one Debian package: runtime (the binary), headers, and data
+# (the data folder alone: scripts/bundle.sh installs only it, with --component data).
 install(TARGETS kcontract RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 install(FILES include/kcontract/abi.h include/kcontract/opencl.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kcontract
   COMPONENT headers)
@@ -49,3 +50,28 @@ foreach(path IN LISTS kc_outside)
   get_filename_component(dir ${path} DIRECTORY)
   install(FILES ${path} DESTINATION ${KC_DATA}/${dir} COMPONENT data)
 endforeach()
+
+# The Debian package: cpack -G DEB (in the build folder) makes kcontract_VERSION_ARCH.deb.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME kcontract)
+set(CPACK_PACKAGE_VENDOR kcontract)
+set(CPACK_PACKAGE_CONTACT "kcontract developers")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "contracts for GPU kernels, and the checker that enforces them")
+set(CPACK_PACKAGE_DESCRIPTION "A .kcontract file beside a kernel states what it must do; kcontract checks \
+kernels against it on the host, CUDA, OpenCL and exec backends, proves its symbolic obligations with cvc5, \
+and ships the standard ops, the standard contract classes and their calibration.")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+# The packages of the shared libraries kcontract links (readelf -d: NEEDED; dpkg -S; the
+# versions dpkg-shlibdeps gives on Debian 12), and a C compiler with the C library's headers:
+# host kernels are compiled at run time (cc). g++ builds .cpp kernels, python3 runs the
+# PyTorch adaptor.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+  "libantlr4-runtime4.9 (>= 4.9+dfsg), libc6 (>= 2.34), libcvc5-1 (>= 1.0.3), libgcc-s1 (>= 7), libopenblas0, \
+libseccomp2 (>= 0.0.0~20120605), libssl3 (>= 3.0.0), libstdc++6 (>= 12), libyaml-cpp0.7 (>= 0.7.0), \
+ocl-icd-libopencl1 | libopencl1, gcc, libc6-dev")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "g++, python3")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "pocl-opencl-icd")
+include(CPack)

@@ -1,6 +1,6 @@
 # The checks of an installed kcontract that cannot read the source or the build tree, for
-# install_prefix.sh (cmake --install), which copies this script and the inputs (softmax.c
-# with its kc_host.h, relu.kcontract) into $WORK and runs
+# install_prefix.sh (cmake --install) and install_deb.sh (the Debian package), which copy
+# this script and the inputs (softmax.c with its kc_host.h, relu.kcontract) into $WORK and run
 #   unshare --mount --propagation private bash "$WORK/installed_checks.sh" KCONTRACT ROOT BUILD
 # In that mount namespace an empty tmpfs goes over the build folder and over the repository
 # root, so nothing there can be read (the rest of the machine is untouched); then, from $WORK:
