@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "stdlib/stdlib_path.h"
+#include "stdlib/data_root.h"
 
 namespace kc::backend {
 
@@ -24,7 +24,7 @@ bool isCppHostSource(const KernelRef& kernel, const std::string& accepts) {
   return cpp;
 }
 
-std::string abiIncludeDir() { return (fs::path(stdlib::sourceRoot()) / "include").string(); }
+std::string abiIncludeDir() { return (fs::path(stdlib::dataDir()) / "include").string(); }
 
 std::vector<std::string> hostCompilerCommand(bool cpp, const std::string& include) {
   const char* cc = std::getenv(cpp ? "CXX" : "CC");

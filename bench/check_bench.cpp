@@ -7,7 +7,11 @@
 // before either is timed. Goal: check <= 3x allclose.
 //   build/bench/check_bench [--backend host|cuda] [--timeout S] [--baseline] [--own]
 //                           [--op NAME IMPL[:ENTRY]]... [CONTRACT IMPL[:ENTRY]]...
-// Without kernels: the softmax and matmul examples of the backend (host: .c; cuda: .cu).
+// Without kernels: the softmax and matmul examples of the backend (host: .c; cuda: .cu), from
+// examples/ in the current folder (the repository root, where the bundle's copy runs), else
+// from the source tree when it runs from its build tree. The standard library comes from the
+// data folder, found as kcontract finds it (stdlib/data_root.h: KC_HOME, which the bundle's
+// wrapper sets, or the source tree).
 // --own also times each example against its own contract (examples/NAME/NAME.kcontract,
 // every f32 case its protocol plans: a heavier plan, up to 64 x 262144 and 1000 x 65536).
 // CONTRACT IMPL times a kernel against any contract the same way. --baseline also times each
@@ -25,7 +29,7 @@
 #include "checker/check.h"
 #include "checker/jobs.h"
 #include "compiler/plan/planner.h"
-#include "stdlib/stdlib_path.h"
+#include "stdlib/data_root.h"
 
 namespace {
 
@@ -184,7 +188,16 @@ int main(int argc, char** argv) {
       targets.push_back(std::move(t));
     } else return usage();
   }
-  std::string root = kc::stdlib::sourceRoot();
+  try {
+    kc::stdlib::dataRoot();
+  } catch (const kc::stdlib::DataRootError& e) {
+    std::fprintf(stderr, "check_bench: %s\n", e.what());
+    return 2;
+  }
+  // The examples are not data but the repository's: the current folder's, or in a build tree
+  // (where the data folder is the source tree) the source tree's.
+  bool fromSource = !fs::is_directory("examples") && kc::stdlib::dataRoot().origin == kc::stdlib::DataOrigin::BuildTree;
+  std::string root = fromSource ? kc::stdlib::dataDir() : fs::current_path().string();
   if (targets.empty()) {
     std::string ext = backend == kc::backend::kCudaBackend ? ".cu" : ".c";
     // The op, and the example kernel's entry (its own contract names the kernel acme_*).

@@ -13,7 +13,6 @@
 #include <cstdlib>
 
 #include "bench/bench_util.h"
-#include "stdlib/stdlib_path.h"
 
 namespace {
 
@@ -85,7 +84,7 @@ int main(int argc, char** argv) {
   kc::Compilation c, ex;
   kc::compileText(c, "bench.kcontract", kMatmul, kc::Stage::Sema);
   const auto* ct = kc::bench::firstContract(c, "the matmul contract");
-  kc::compile(ex, {kc::stdlib::sourceRoot() + "/examples/matmul/matmul.kcontract"}, kc::Stage::Sema);
+  kc::compile(ex, {std::string(KC_SOURCE_DIR) + "/examples/matmul/matmul.kcontract"}, kc::Stage::Sema);
   const auto* example = kc::bench::firstContract(ex, "examples/matmul");
 
   {  // the interpreter, for scale

@@ -8,13 +8,12 @@
 
 #include "checker/oracle/evaluator.h"
 #include "compiler/pipeline.h"
-#include "stdlib/stdlib_path.h"
 
 int main(int argc, char** argv) {
   int64_t rows = argc > 1 ? std::atoll(argv[1]) : 256;
   int64_t cols = argc > 2 ? std::atoll(argv[2]) : 4096;
   kc::Compilation c;
-  kc::compile(c, {kc::stdlib::sourceRoot() + "/examples/softmax/softmax.kcontract"}, kc::Stage::Sema);
+  kc::compile(c, {std::string(KC_SOURCE_DIR) + "/examples/softmax/softmax.kcontract"}, kc::Stage::Sema);
   if (c.diags.hasErrors() || c.program->contracts.empty()) {
     std::fprintf(stderr, "cannot compile the softmax example\n");
     return 3;

@@ -12,7 +12,7 @@
 #include "checker/report/builtin_signatures.h"
 #include "compiler/plan/planner.h"
 #include "compiler/targets.h"
-#include "stdlib/stdlib_path.h"
+#include "stdlib/data_root.h"
 
 namespace kc::check {
 
@@ -158,7 +158,7 @@ bool Calibration::prepare(Compilation& c, const CalibrateOptions& o, bool warnin
   if (!o.all && ids.empty() && manifest.empty())
     return fail(error, "nothing to calibrate: give class or contract IDs, a manifest .yaml, or --all");
   bool shipped = manifest.empty();
-  if (shipped) manifest = (fs::path(stdlib::sourceRoot()) / "contracts" / "calibration.yaml").string();
+  if (shipped) manifest = (fs::path(stdlib::dataDir()) / "contracts" / "calibration.yaml").string();
   CalibrationManifest& m = manifest_;
   try {
     m = loadCalibration(manifest);
@@ -180,7 +180,7 @@ bool Calibration::prepare(Compilation& c, const CalibrateOptions& o, bool warnin
   for (const auto& e : chosen_)
     if (std::find(targets.begin(), targets.end(), e.contract) == targets.end()) targets.push_back(e.contract);
   if (o.all && shipped)
-    for (const auto& f : filesUnder((fs::path(stdlib::sourceRoot()) / "contracts").string(), ".kcontract")) targets.push_back(f);
+    for (const auto& f : filesUnder((fs::path(stdlib::dataDir()) / "contracts").string(), ".kcontract")) targets.push_back(f);
   Targets resolved;
   if (!compileTargets(c, targets, includeDirs, warningsAsErrors, Stage::Sema, resolved)) return false;
   run_.includeDirs = includeDirs;

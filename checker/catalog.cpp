@@ -7,7 +7,7 @@
 
 #include "compiler/ast/ast.h"
 #include "compiler/targets.h"
-#include "stdlib/stdlib_path.h"
+#include "stdlib/data_root.h"
 
 namespace kc::check {
 
@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string root() { return stdlib::sourceRoot(); }
+std::string root() { return stdlib::dataDir(); }
 
 std::string relativeToRoot(const std::string& p) {
   std::error_code ec;

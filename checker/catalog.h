@@ -14,14 +14,14 @@
 namespace kc::check {
 
 struct Incident {
-  std::string path;   // relative to the source root
+  std::string path;   // relative to the data folder (stdlib/data_root.h)
   std::string title;  // its first heading
   std::string text;
 };
 
 struct Entry {
   const sema::ContractInfo* info = nullptr;
-  std::string file;       // relative to the source root
+  std::string file;       // relative to the data folder (stdlib/data_root.h)
   int line = 0;
   std::string rationale;  // the comment block above the declaration, markers removed
   std::string source;     // the declaration as written

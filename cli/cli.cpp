@@ -3,11 +3,30 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "stdlib/data_root.h"
+
 namespace kc::driver {
+
+namespace {
+
+// --version: the version, then the data folder in use (or why there is none: exit 2).
+int printVersion() {
+  std::cout << "kcontract " << kToolVersion << " (language version 1)\n";
+  try {
+    const stdlib::DataRoot& data = stdlib::dataRoot();
+    std::cout << "data folder: " << data.path << " (" << stdlib::originText(data.origin) << ")\n";
+  } catch (const stdlib::DataRootError& e) {
+    std::cerr << "kcontract: " << e.what() << "\n";
+    return kExitInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace
 
 int run(int argc, char** argv) {
   CLI::App app{"kcontract — contracts for GPU kernels, and the checker that enforces them"};
-  app.set_version_flag("--version", "kcontract 0.1.0 (language version 1)");
+  app.set_version_flag("--version", std::string(kToolVersion), "Print the version and the data folder in use, and exit");
   app.require_subcommand(1);
   GlobalOptions opts;
   app.add_option("--color", opts.color, "Colour in diagnostics: auto (on a terminal), always, never")
@@ -28,9 +47,19 @@ int run(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForVersion&) {
+    return printVersion();
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? kExitOk : kExitInput;
+  }
+  // Every subcommand may need the data folder (the standard library, the headers kernels are
+  // built with): a wrong KC_HOME or a binary without its data is said here, before any work.
+  try {
+    stdlib::dataRoot();
+  } catch (const stdlib::DataRootError& e) {
+    std::cerr << "kcontract: " << e.what() << "\n";
+    return kExitInput;
   }
   try {
     for (auto& [sub, action] : commands)

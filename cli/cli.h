@@ -10,11 +10,12 @@ class App;
 
 namespace kc::driver {
 
+// The tool's version, for --version and machine reports: the project version of
+// CMakeLists.txt (cli/CMakeLists.txt defines KC_VERSION).
+inline constexpr const char* kToolVersion = KC_VERSION;
+
 // Exit codes (docs/design.md §6): 0 all good, 1 a check failed (a contract violated, a file
 // not formatted), 2 usage or input error, 3 internal error.
-// The tool's version, for --version and machine reports.
-inline constexpr const char* kToolVersion = "0.1.0";
-
 enum ExitCode { kExitOk = 0, kExitFailed = 1, kExitInput = 2, kExitInternal = 3 };
 
 struct GlobalOptions {

@@ -32,6 +32,7 @@
 #include "cli/output.h"
 #include "prover/precheck.h"
 #include "sandbox/mode.h"
+#include "stdlib/data_root.h"
 #include "stdlib/numerics/dtype.h"
 
 namespace kc::driver {
@@ -319,6 +320,9 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   if (!writer.open(writeError)) return usage(writeError);
   bool textToStdout = writer.textToStdout();
   bool color = useColor(opts, STDOUT_FILENO);
+  // The data folder the standard library and the kernel headers come from (docs/install.md).
+  const stdlib::DataRoot& data = stdlib::dataRoot();
+  if (textToStdout) std::cout << "data folder: " << data.path << " (" << stdlib::originText(data.origin) << ")\n";
   // A layer of the cell missing here, or the cell off: said before any case (docs/security.md).
   if (textToStdout && sandbox::degraded()) std::cout << "note: " << sandbox::statusLine() << "\n";
   // Per job: did it get what the suite expects? (FAIL, CRASH, TIMEOUT or ERROR count as fail.)
@@ -383,7 +387,7 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
       std::cout << (e.ok() ? "  as expected: " : "  NOT as expected: ") << e.label << " (expected " << e.expected.text()
                 << ", got " << e.gotText() << ")\n";
   }
-  if (!writer.finish(results, {kToolVersion, sandbox::statusLine()}, writeError)) return usage(writeError);  // a document format
+  if (!writer.finish(results, {kToolVersion, sandbox::statusLine(), data.path}, writeError)) return usage(writeError);  // a document format
   // A kernel that could not be found, built or loaded is an input error (2), unless the suite
   // expects exactly that of it.
   if (unexpectedKernelErrors > 0) return kExitInput;

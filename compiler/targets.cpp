@@ -7,7 +7,7 @@
 #include <set>
 
 #include "compiler/parse/parser.h"
-#include "stdlib/stdlib_path.h"
+#include "stdlib/data_root.h"
 
 namespace kc {
 
@@ -58,8 +58,8 @@ void scanRoot(const fs::path& root, std::vector<Declared>& out, size_t& unparsab
 
 std::vector<fs::path> searchRoots(const std::vector<std::string>& includeDirs) {
   std::vector<fs::path> roots(includeDirs.begin(), includeDirs.end());
-  roots.push_back(fs::path(stdlib::sourceRoot()) / "stdlib");
-  roots.push_back(fs::path(stdlib::sourceRoot()) / "contracts");
+  roots.push_back(fs::path(stdlib::dataDir()) / "stdlib");
+  roots.push_back(fs::path(stdlib::dataDir()) / "contracts");
   return roots;
 }
 

@@ -12,7 +12,8 @@
 #
 # bundle/ holds:
 #   kcontract        a wrapper script: runs kcontract.bin with bundle/lib first on the library
-#                    path. It goes through the dynamic loader's --library-path rather than
+#                    path and KC_HOME set to bundle/share/kcontract (unless it is set). It
+#                    goes through the dynamic loader's --library-path rather than
 #                    LD_LIBRARY_PATH, so the programs kcontract starts (nvcc, gcc, ld) keep
 #                    their own libraries (theirs may be newer than ours: gcc's libmpfr, ld's
 #                    libzstd).
@@ -24,9 +25,11 @@
 #                    its first run (into lib/, or a temporary folder when lib/ is read-only)
 #   compat/          libstdc++ and libgcc_s, used only when the machine's own are too old
 #                    for the binary (the wrapper tries without them first)
-#   source-root      the source folder built into the binary (stdlib/, contracts/, include/
-#                    are found there); the wrapper links it to the repository when it is
-#                    missing on the machine
+#   share/kcontract/ the data folder (stdlib/, contracts/, include/, adaptors/, ...), as
+#                    `cmake --install --component data` lays it out (docs/install.md). Through
+#                    the loader, /proc/self/exe is the loader, not kcontract.bin, so the
+#                    binary cannot find it beside itself: the wrapper names it in KC_HOME.
+#                    Nothing in the bundle refers to the build or the source tree.
 # It must stay well under the device machine's 64 MiB transfer limit (with the work tree):
 # the script fails above 56 MiB.
 set -euo pipefail
@@ -52,7 +55,12 @@ else
 fi
 
 rm -rf "$out"
-mkdir -p "$out/lib" "$out/compat"
+mkdir -p "$out/lib" "$out/compat" "$out/share"
+# The data folder, laid out by the project's install rules (cmake/install.cmake).
+staging="$(mktemp -d "${TMPDIR:-/tmp}/kc-bundle-data.XXXXXX")"
+cmake --install "$build" --prefix "$staging" --component data >/dev/null
+cp -r "$staging/share/kcontract" "$out/share/kcontract"
+rm -rf "$staging"
 cp "$bin" "$out/kcontract.bin"
 strip --strip-unneeded "$out/kcontract.bin"
 cp "$build/bench/check_bench" "$out/check_bench.bin"
@@ -90,8 +98,6 @@ if ldd "$bin" | grep -q "not found"; then
   exit 1
 fi
 
-grep -m1 '^CMAKE_HOME_DIRECTORY:' "$build/CMakeCache.txt" | cut -d= -f2- >"$out/source-root"
-
 cat >"$out/kcontract" <<'WRAPPER'
 #!/usr/bin/env bash
 # kcontract from a bundle (scripts/bundle.sh): the binary with the libraries beside it.
@@ -100,18 +106,9 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export KC_SELF="$here/kcontract"
 bin="$here/$(basename "${BASH_SOURCE[0]}").bin"  # kcontract.bin, or check_bench.bin beside its copy
 libs="$here/lib"
-# The standard library and the ABI header are looked for under the source folder built
-# into the binary. Where that folder is missing (another machine), point it at the
-# repository this bundle sits in.
-baked="$(cat "$here/source-root" 2>/dev/null || true)"
-repo="$(cd "$here/.." && pwd)"
-if [[ -n "$baked" && ! -e "$baked" && -d "$repo/stdlib" ]]; then
-  if mkdir -p "$(dirname "$baked")" 2>/dev/null && ln -s "$repo" "$baked" 2>/dev/null; then
-    echo "kcontract bundle: $baked -> $repo (the source folder built into kcontract)" >&2
-  else
-    echo "kcontract bundle: warning: kcontract looks for stdlib/ and include/ under $baked, which is missing here and cannot be created" >&2
-  fi
-fi
+# The data folder (the standard library, the kernel headers) travels in the bundle; run
+# through the loader, the binary cannot find it beside itself.
+export KC_HOME="${KC_HOME:-$here/share/kcontract}"
 # Libraries that travel gzipped are unpacked once, beside their archive when lib/ is
 # writable, else into a temporary folder (atomically: a concurrent run sees all or nothing).
 unpacked=""
@@ -165,15 +162,17 @@ echo "$need_glibc $need_cxx" >"$out/requires"
 # bundle/ and double its size).
 trial="$(mktemp -d "${TMPDIR:-/tmp}/kc-bundle-trial.XXXXXX")"
 cp -r "$out" "$trial/bundle"
-if ! "$trial/bundle/kcontract" --help >/dev/null; then
-  echo "bundle.sh: the bundled kcontract does not start" >&2
+# --version also says which data folder it found: the bundle's own.
+if ! version="$(cd / && env -u KC_HOME "$trial/bundle/kcontract" --version)" || [[ "$version" != *"$trial/bundle/share/kcontract (from KC_HOME)"* ]]; then
+  echo "bundle.sh: the bundled kcontract does not start, or does not find its data folder:" >&2
+  echo "$version" >&2
   rm -rf "$trial"
   exit 1
 fi
 rm -rf "$trial"
 
 echo "== bundle/ (needs ${need_glibc:-?} and ${need_cxx:-?} on the target machine)"
-(cd "$out" && ls -la kcontract kcontract.bin lib compat | sed 's/^/   /')
+(cd "$out" && ls -la kcontract kcontract.bin lib compat share/kcontract | sed 's/^/   /')
 bytes="$(du -sb "$out" | cut -f1)"
 mib=$(( (bytes + 1048575) / 1048576 ))
 echo "== bundle size: $mib MiB ($bytes bytes); limit $limit_mib MiB"

@@ -20,7 +20,7 @@
 #include "backends/cuda/support/kc_cuda_support.h"
 #include "backends/host/compile_cache.h"
 #include "backends/kernel_library.h"
-#include "stdlib/stdlib_path.h"
+#include "stdlib/data_root.h"
 
 namespace kc::backend {
 
@@ -375,8 +375,8 @@ std::string CudaBackend::fault() {
 // only loads it (docs/security.md).
 void CudaBackend::buildSupport(const std::string& arch) {
   if (!supportLibrary_.empty()) return;
-  fs::path dir = fs::path(stdlib::sourceRoot()) / "backends" / "cuda" / "support";
-  std::string include = (fs::path(stdlib::sourceRoot()) / "include").string();  // kcontract/abi.h: the dtype codes
+  fs::path dir = fs::path(stdlib::dataDir()) / "backends" / "cuda" / "support";
+  std::string include = (fs::path(stdlib::dataDir()) / "include").string();  // kcontract/abi.h: the dtype codes
   CompileRequest r;
   r.source = (dir / "kc_cuda_support.cu").string();
   r.kind = "cuda-support";

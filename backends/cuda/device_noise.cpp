@@ -7,7 +7,7 @@
 
 #include "backends/backend.h"
 #include "backends/host/compile_cache.h"
-#include "stdlib/stdlib_path.h"
+#include "stdlib/data_root.h"
 
 namespace kc::backend {
 
@@ -53,7 +53,7 @@ NoiseStep noiseStep(const std::string& kind, int launchIndex, int sms) {
 void DeviceNoise::prepare(const std::string& nvcc, const std::string& arch) {
   try {
     CompileRequest r;
-    r.source = (fs::path(stdlib::sourceRoot()) / "backends" / "cuda" / "noise_kernel.cu").string();
+    r.source = (fs::path(stdlib::dataDir()) / "backends" / "cuda" / "noise_kernel.cu").string();
     r.kind = "cuda";
     r.command = {nvcc, "-O2", "-shared", "-Xcompiler", "-fPIC", "-arch=" + arch};
     library_ = compileCached(r).library;

@@ -15,7 +15,7 @@
 #include <sstream>
 
 #include "backends/exec/npy.h"
-#include "stdlib/stdlib_path.h"
+#include "stdlib/data_root.h"
 
 extern char** environ;
 
@@ -112,7 +112,7 @@ static std::string pythonSpec(const KernelRef& kernel, const std::string& folder
   fs::path file = fs::absolute(kernel.path, ec);
   if (!fs::is_regular_file(file)) throw BackendError("no Python file '" + kernel.path + "'");
   std::string name = kernel.entry.empty() || kernel.entry.rfind("kc_", 0) == 0 ? "ModelNew" : kernel.entry;
-  fs::path adaptor = fs::path(stdlib::sourceRoot()) / "adaptors" / "pytorch" / "kc_torch.py";
+  fs::path adaptor = fs::path(stdlib::dataDir()) / "adaptors" / "pytorch" / "kc_torch.py";
   json spec = {{"protocol", "kcontract-exec/2"},
                {"python", "python3"},
                {"command", {adaptor.string(), file.string() + ":" + name}}};

@@ -15,7 +15,6 @@
 #include "backends/child_query.h"
 #include "backends/host/compile_cache.h"
 #include "backends/kernel_library.h"
-#include "stdlib/stdlib_path.h"
 
 namespace kc::backend {
 

@@ -33,6 +33,7 @@ namespace kc::report {
 struct FormatContext {
   std::string toolVersion;  // kcontract's version (SARIF's tool.driver.version)
   std::string sandbox;      // the cell kernels ran in (sandbox::statusLine); "" when not known
+  std::string dataFolder;   // the data folder the run used (stdlib/data_root.h); "" when not known
 };
 
 struct ReportFormat {

@@ -154,6 +154,8 @@ std::string junitXml(const std::vector<CaseResult>& results, const FormatContext
     xml += "      <property" + attr("name", "kernel") + attr("value", s.kernel) + "/>\n";
     xml += "      <property" + attr("name", "backend") + attr("value", s.backend) + "/>\n";
     if (!context.sandbox.empty()) xml += "      <property" + attr("name", "sandbox") + attr("value", context.sandbox) + "/>\n";
+    if (!context.dataFolder.empty())
+      xml += "      <property" + attr("name", "data-folder") + attr("value", context.dataFolder) + "/>\n";
     xml += "    </properties>\n";
     for (const CaseResult* r : s.cases) xml += testcase(*r);
     xml += "  </testsuite>\n";

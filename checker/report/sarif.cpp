@@ -29,7 +29,8 @@ std::string messageText(const CaseResult& r) {
 
 }  // namespace
 
-std::string sarifJson(const std::vector<CaseResult>& results, const std::string& toolVersion, const std::string& sandbox) {
+std::string sarifJson(const std::vector<CaseResult>& results, const std::string& toolVersion, const std::string& sandbox,
+                      const std::string& dataFolder) {
   std::vector<std::string> contracts;
   for (const CaseResult& r : results)
     if (std::find(contracts.begin(), contracts.end(), r.contract) == contracts.end()) contracts.push_back(r.contract);
@@ -71,7 +72,8 @@ std::string sarifJson(const std::vector<CaseResult>& results, const std::string&
   Json sarif = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                 {"version", "2.1.0"},
                 {"runs", Json::array({{{"tool", {{"driver", std::move(driver)}}}, {"results", std::move(out)}}})}};
-  if (!sandbox.empty()) sarif["runs"][0]["properties"] = {{"sandbox", sandbox}};
+  if (!sandbox.empty()) sarif["runs"][0]["properties"]["sandbox"] = sandbox;
+  if (!dataFolder.empty()) sarif["runs"][0]["properties"]["dataFolder"] = dataFolder;
   return sarif.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
@@ -80,7 +82,9 @@ ReportFormat sarifFormat() {
   ReportFormat f;
   f.name = "sarif";
   f.description = "SARIF 2.1.0 for code scanning: a result per case that did not pass, at the contract";
-  f.document = [](const std::vector<CaseResult>& results, const FormatContext& c) { return sarifJson(results, c.toolVersion, c.sandbox); };
+  f.document = [](const std::vector<CaseResult>& results, const FormatContext& c) {
+    return sarifJson(results, c.toolVersion, c.sandbox, c.dataFolder);
+  };
   return f;
 }
 

@@ -10,7 +10,8 @@ namespace kc::report {
 
 // Levels: "error" for FAIL, CRASH, TIMEOUT, ERROR; "warning" for MISTRUSTED; "note" for
 // SKIPPED, UNKNOWN. The rules list every contract of `results`, passing or not.
-// `sandbox`, when known, goes into the run's properties.
-std::string sarifJson(const std::vector<CaseResult>& results, const std::string& toolVersion, const std::string& sandbox = "");
+// `sandbox` and `dataFolder`, when known, go into the run's properties.
+std::string sarifJson(const std::vector<CaseResult>& results, const std::string& toolVersion, const std::string& sandbox = "",
+                      const std::string& dataFolder = "");
 
 }  // namespace kc::report

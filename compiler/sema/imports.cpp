@@ -5,7 +5,7 @@
 #include <set>
 
 #include "compiler/parse/parser.h"
-#include "stdlib/stdlib_path.h"
+#include "stdlib/data_root.h"
 
 namespace kc::sema {
 
@@ -62,8 +62,8 @@ std::vector<const ast::File*> resolveImports(Compilation& c) {
   for (const auto& f : c.files)
     if (f) all.push_back(f.get());
 
-  std::vector<Root> shipped = {{fs::path(stdlib::sourceRoot()) / "stdlib", true},
-                               {fs::path(stdlib::sourceRoot()) / "contracts", true}};
+  std::vector<Root> shipped = {{fs::path(stdlib::dataDir()) / "stdlib", true},
+                               {fs::path(stdlib::dataDir()) / "contracts", true}};
   std::map<fs::path, const ast::File*> loaded;  // canonical path -> module
   for (size_t i = 0; i < all.size(); ++i) {
     std::error_code ec;

@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 root = ET.parse("report.xml").getroot()
 for s in root.iter("testsuite"):
     print("testsuite", s.get("tests"), "tests", s.get("failures"), "failures", s.get("skipped"), "skipped")
+    print("  data-folder:", [p.get("value") for p in s.iter("property") if p.get("name") == "data-folder"])
 for c in root.iter("testcase"):
     f = c.find("failure")
     print(" ", c.get("name").split()[0], "FAIL" if f is not None else "ok", f.get("type") if f is not None else "")
@@ -22,6 +23,7 @@ import json
 s = json.load(open("report.sarif"))
 run = s["runs"][0]
 print(s["version"], run["tool"]["driver"]["name"], [r["id"] for r in run["tool"]["driver"]["rules"]])
+print("  dataFolder:", run["properties"]["dataFolder"])
 for r in run["results"]:
     print(" ", r["level"], r["ruleId"], r["properties"]["case"], r["properties"]["signatures"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
 PY
