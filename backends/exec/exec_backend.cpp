@@ -177,7 +177,7 @@ int ExecBackend::launch(kc_tensor* args, int32_t nargs) {
   std::string caseDir = runFolder() + "/case-XXXXXX";
   // In a cell (docs/security.md) the run's folder, made by the checker, is read-only: the
   // case folder goes into the cell's own scratch folder (TMPDIR) instead.
-  if (!mkdtemp(caseDir.data()) && (errno != EROFS && errno != EACCES ||
+  if (!mkdtemp(caseDir.data()) && ((errno != EROFS && errno != EACCES) ||
                                    !mkdtemp((caseDir = (fs::temp_directory_path() / "case-XXXXXX").string()).data())))
     throw BackendError(std::string("cannot create a temporary folder: ") + std::strerror(errno));
   struct Cleanup {

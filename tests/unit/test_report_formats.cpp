@@ -128,7 +128,7 @@ TEST_CASE("report formats: a format registered in the test is found, listed and 
     REQUIRE(w.open(error));
     CHECK_FALSE(w.textToStdout());
     for (const auto& r : results) w.add(r);
-    REQUIRE(w.finish(results, {"0.1.0", ""}, error));
+    REQUIRE(w.finish(results, {"0.1.0", "", ""}, error));
     CHECK(console.str() == "acme.relu@1#0,PASS\nacme.relu@1#1,FAIL\n# 2 cases, kcontract 0.1.0\n");
   }
   SECTION("with --out and --resume: records are appended to the file, the document replaces it at the end") {
@@ -143,7 +143,7 @@ TEST_CASE("report formats: a format registered in the test is found, listed and 
       w.add(results[0]);
       w.add(results[1]);
       CHECK(slurp(out) == "earlier\nacme.relu@1#0,PASS\nacme.relu@1#1,FAIL\n");  // flushed per case
-      REQUIRE(w.finish(results, {"0.1.0", ""}, error));
+      REQUIRE(w.finish(results, {"0.1.0", "", ""}, error));
     }
     CHECK(slurp(out) == "# 2 cases, kcontract 0.1.0\n");
     CHECK_FALSE(fs::exists(out.string() + ".tmp"));
@@ -207,6 +207,6 @@ TEST_CASE("report formats: the text format writes nothing itself", "[report][for
   CHECK(w.textToStdout());
   std::vector<CaseResult> results = {someCase("acme.relu@1#0", Verdict::Pass)};
   w.add(results[0]);
-  REQUIRE(w.finish(results, {"0.1.0", ""}, error));
+  REQUIRE(w.finish(results, {"0.1.0", "", ""}, error));
   CHECK(console.str().empty());
 }
