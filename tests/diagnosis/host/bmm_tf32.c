@@ -1,0 +1,55 @@
+/* Diagnosis corpus, BUGGY (reduced-precision-products, the operand-coercion family): the
+ * batched GEMM with its operands rounded to TF32 (10 mantissa bits, round to nearest) before
+ * each product, as a tensor-core path with TF32 allowed does; f32 accumulation.
+ * Twin: bmm_tiled.c. */
+#include "../../../stdlib/ops/kernels/kc_host.h"
+
+static inline float tf32(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;
+  memcpy(&f, &u, 4);
+  return f;
+}
+#define LD_A(o) tf32(kc_ld(a, (o)))
+#define LD_B(o) tf32(kc_ld(b, (o)))
+
+#define MR 4
+#define NR 4
+
+static void gemm(const kc_tensor* a, int64_t ao, const kc_tensor* b, int64_t bo, const kc_tensor* c, int64_t co,
+                 int64_t M, int64_t N, int64_t K) {
+  const int64_t as0 = a->strides[1], as1 = a->strides[2], bs0 = b->strides[1], bs1 = b->strides[2];
+  const int64_t K4 = K - K % 4;
+  for (int64_t i0 = 0; i0 < M; i0 += MR) {
+    const int64_t mi = M - i0 < MR ? M - i0 : MR;
+    for (int64_t j0 = 0; j0 < N; j0 += NR) {
+      const int64_t nj = N - j0 < NR ? N - j0 : NR;
+      float acc[MR][NR] = {{0}};
+      for (int64_t i = 0; i < mi; ++i)
+        for (int64_t j = 0; j < nj; ++j) {
+          const int64_t ar = ao + (i0 + i) * as0, bc = bo + (j0 + j) * bs1;
+          float s = 0.0f;
+          for (int64_t k = 0; k < K4; k += 4)
+            s += LD_A(ar + k * as1) * LD_B(bc + k * bs0) + LD_A(ar + (k + 1) * as1) * LD_B(bc + (k + 1) * bs0) +
+                 LD_A(ar + (k + 2) * as1) * LD_B(bc + (k + 2) * bs0) + LD_A(ar + (k + 3) * as1) * LD_B(bc + (k + 3) * bs0);
+          for (int64_t k = K4; k < K; ++k) s += LD_A(ar + k * as1) * LD_B(bc + k * bs0); /* BUG: TF32 operands */
+          acc[i][j] = s;
+        }
+      for (int64_t i = 0; i < mi; ++i)
+        for (int64_t j = 0; j < nj; ++j) kc_st(c, co + (i0 + i) * c->strides[1] + (j0 + j) * c->strides[2], acc[i][j]);
+    }
+  }
+}
+
+int kc_bmm(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  if (args == NULL || nargs != 3) return KC_E_NARGS;
+  const kc_tensor *a = &args[0], *b = &args[1], *c = &args[2];
+  if (!kc_view_ok(a, 3) || !kc_view_ok(b, 3) || !kc_view_ok(c, 3)) return KC_E_TENSOR;
+  if (a->dtype != c->dtype || b->dtype != c->dtype) return KC_E_TENSOR;
+  const int64_t B = a->shape[0], M = a->shape[1], K = a->shape[2], N = b->shape[2];
+  if (b->shape[0] != B || b->shape[1] != K || c->shape[0] != B || c->shape[1] != M || c->shape[2] != N) return KC_E_SHAPE;
+  for (int64_t n = 0; n < B; ++n) gemm(a, n * a->strides[0], b, n * b->strides[0], c, n * c->strides[0], M, N, K);
+  return KC_OK;
+}

@@ -1,0 +1,47 @@
+/* Diagnosis corpus, BUGGY (output-never-computed, result reuse): the register-blocked GEMM
+ * behind a one-entry cache: when it is called again with the same A, B and C buffers and
+ * shapes it assumes C still holds the product and returns at once (a benchmark-friendly
+ * "memoisation"). Anything that rewrote C (or A and B in place) in between gets stale or
+ * garbage output. Twin: matmul_tiled.c. */
+#include "../../../stdlib/ops/kernels/kc_host.h"
+
+#define MR 4
+#define NR 4
+#define KP 8
+
+int kc_matmul(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  if (args == NULL || nargs != 3) return KC_E_NARGS;
+  const kc_tensor *a = &args[0], *b = &args[1], *c = &args[2];
+  if (!kc_view_ok(a, 2) || !kc_view_ok(b, 2) || !kc_view_ok(c, 2)) return KC_E_TENSOR;
+  if (a->dtype != c->dtype || b->dtype != c->dtype) return KC_E_TENSOR;
+  const int64_t M = a->shape[0], K = a->shape[1], N = b->shape[1];
+  if (b->shape[0] != K || c->shape[0] != M || c->shape[1] != N) return KC_E_SHAPE;
+  static const void *last_a, *last_b, *last_c;
+  static int64_t last_m = -1, last_n = -1, last_k = -1;
+  if (a->data == last_a && b->data == last_b && c->data == last_c && M == last_m && N == last_n && K == last_k)
+    return KC_OK; /* BUG: "already computed" */
+  last_a = a->data, last_b = b->data, last_c = c->data, last_m = M, last_n = N, last_k = K;
+  const int64_t as0 = a->strides[0], as1 = a->strides[1], bs0 = b->strides[0], bs1 = b->strides[1];
+  for (int64_t i0 = 0; i0 < M; i0 += MR) {
+    const int64_t mi = M - i0 < MR ? M - i0 : MR;
+    for (int64_t j0 = 0; j0 < N; j0 += NR) {
+      const int64_t nj = N - j0 < NR ? N - j0 : NR;
+      float acc[MR][NR] = {{0}};
+      for (int64_t k0 = 0; k0 < K; k0 += KP) {
+        const int64_t kk = K - k0 < KP ? K - k0 : KP;
+        float part[MR][NR] = {{0}};
+        for (int64_t k = 0; k < kk; ++k)
+          for (int64_t i = 0; i < mi; ++i) {
+            const float av = kc_ld(a, (i0 + i) * as0 + (k0 + k) * as1);
+            for (int64_t j = 0; j < nj; ++j) part[i][j] += av * kc_ld(b, (k0 + k) * bs0 + (j0 + j) * bs1);
+          }
+        for (int64_t i = 0; i < mi; ++i)
+          for (int64_t j = 0; j < nj; ++j) acc[i][j] += part[i][j];
+      }
+      for (int64_t i = 0; i < mi; ++i)
+        for (int64_t j = 0; j < nj; ++j) kc_st(c, (i0 + i) * c->strides[0] + (j0 + j) * c->strides[1], acc[i][j]);
+    }
+  }
+  return KC_OK;
+}
