@@ -1,0 +1,29 @@
+/* Diagnosis corpus, CONFORMING twin of relu_sign_mask.c and relu_flat.c: ReLU in 8-wide
+ * loops with a tail, honouring every stride; NaN stays NaN. */
+#include "../../../stdlib/ops/kernels/kc_host.h"
+
+#define W 8
+
+static inline float f(float v) {
+  return (v > 0.0f || isnan(v)) ? v : 0.0f;
+}
+
+int kc_relu(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  if (args == NULL || nargs != 2) return KC_E_NARGS;
+  const kc_tensor *x = &args[0], *y = &args[1];
+  if (!kc_view_ok(x, 2) || !kc_view_ok(y, 2) || x->dtype != y->dtype) return KC_E_TENSOR;
+  if (!kc_same_shape(x, y)) return KC_E_SHAPE;
+  const int64_t R = x->shape[0], C = x->shape[1], xs = x->strides[1], ys = y->strides[1];
+  const int64_t body = C - C % W;
+  for (int64_t r = 0; r < R; ++r) {
+    const int64_t xb = r * x->strides[0], yb = r * y->strides[0];
+    for (int64_t c = 0; c < body; c += W) {
+      float v[W];
+      for (int k = 0; k < W; ++k) v[k] = kc_ld(x, xb + (c + k) * xs);
+      for (int k = 0; k < W; ++k) kc_st(y, yb + (c + k) * ys, f(v[k]));
+    }
+    for (int64_t c = body; c < C; ++c) kc_st(y, yb + c * ys, f(kc_ld(x, xb + c * xs)));
+  }
+  return KC_OK;
+}
