@@ -1,0 +1,29 @@
+/* Diagnosis corpus, CONFORMING twin of add_tail_unwritten.c and add_in_place.c: c = a + b
+ * in 4-wide steps with a scalar tail, every tensor at its own strides. */
+#include "../../../stdlib/ops/kernels/kc_host.h"
+
+#define OP(x, y) ((x) + (y))
+
+#define W 4
+
+int kc_add(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  if (args == NULL || nargs != 3) return KC_E_NARGS;
+  const kc_tensor *a = &args[0], *b = &args[1], *c = &args[2];
+  if (!kc_view_ok(a, 2) || !kc_view_ok(b, 2) || !kc_view_ok(c, 2)) return KC_E_TENSOR;
+  if (a->dtype != c->dtype || b->dtype != c->dtype) return KC_E_TENSOR;
+  if (!kc_same_shape(a, c) || !kc_same_shape(b, c)) return KC_E_SHAPE;
+  const int64_t R = c->shape[0], C = c->shape[1];
+  const int64_t as = a->strides[1], bs = b->strides[1], cs = c->strides[1];
+  const int64_t body = C - C % W;
+  for (int64_t r = 0; r < R; ++r) {
+    const int64_t ab = r * a->strides[0], bb = r * b->strides[0], cb = r * c->strides[0];
+    for (int64_t j = 0; j < body; j += W) { /* one "float4" per step */
+      float va[W], vb[W];
+      for (int k = 0; k < W; ++k) va[k] = kc_ld(a, ab + (j + k) * as), vb[k] = kc_ld(b, bb + (j + k) * bs);
+      for (int k = 0; k < W; ++k) kc_st(c, cb + (j + k) * cs, OP(va[k], vb[k]));
+    }
+    for (int64_t j = body; j < C; ++j) kc_st(c, cb + j * cs, OP(kc_ld(a, ab + j * as), kc_ld(b, bb + j * bs)));
+  }
+  return KC_OK;
+}
