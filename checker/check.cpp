@@ -1,5 +1,7 @@
 #include "checker/check.h"
 
+#include "checker/diagnose/diagnose.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -504,6 +506,7 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
   run::Worker worker(reuse);
   if (avail.available && buildError.empty()) worker.keepCellFor(*be, prepared, job.kernel.entry);
   size_t done = 0;
+  std::vector<CaseResult> ran;  // for the diagnosis
   for (const plan::Case* c : cases) {
     CaseResult skeleton = describe(job, plan, *c, opts);
     if (opts.finished.count(report::resumeKey(skeleton))) {
@@ -532,6 +535,21 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
       r.repro = formatRepro(reproFor(job, r, "-", opts));  // inputs not generated: nothing to compare
     ++done;
     sink(r);
+    ran.push_back(std::move(r));
+  }
+  if (opts.diagnose && !opts.allclose && avail.available && buildError.empty() && stats.kernelError.empty()) {
+    diagnose::ProbeContext probes;
+    probes.contract = job.contract;
+    probes.plan = plan;
+    probes.worker.backend = be.get();
+    probes.worker.prepared = prepared;
+    probes.worker.entry = job.kernel.entry;
+    probes.worker.timeoutSeconds = opts.timeoutSeconds;
+    probes.worker.worker = &worker;
+    probes.threads = opts.threads;
+    diagnose::DiagnoseInput in{job.contract, &plan, &ran, &probes,
+                               [&](uint64_t seed, size_t number) { return caseMarks(opts, seed, number); }};
+    stats.diagnosis = diagnose::diagnose(in);
   }
   return stats;
 }

@@ -8,6 +8,7 @@
 //   run       per case and seed: inputs (run/case_setup), a run in the job's worker process
 //             (run/worker), the verdict (run/judge); the first seed that does not pass decides
 //   emit      each result as soon as it exists (the sink streams it)
+//   diagnose  a failing job's causes, from the evidence and diagnostic re-runs (diagnose/)
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "checker/report/diagnosis.h"
 #include "checker/report/result.h"
 #include "checker/report/summary.h"
 #include "checker/run/case_setup.h"
@@ -70,6 +72,9 @@ struct RunOptions {
   std::function<void(plan::Plan&)> rewritePlan;
   const run::Allclose* allclose = nullptr;
   run::PhaseTimes* phases = nullptr;   // benchmarks: where the time goes (run/phase_times.h)
+  // A failing job's diagnosis with its re-runs (checker/diagnose/); replay and calibration
+  // judge cases one by one and leave it off.
+  bool diagnose = true;
 };
 
 struct JobStats {
@@ -79,6 +84,9 @@ struct JobStats {
   // The kernel could not be found, built or loaded: no case of the job ran (none was sent to
   // the sink) and this says why, with the compiler's whole output. An input error, said once.
   std::string kernelError;
+  // The causes its failing cases support, with the re-runs that showed them (empty when no
+  // case failed).
+  report::Diagnosis diagnosis;
 };
 
 using Sink = std::function<void(const report::CaseResult&)>;

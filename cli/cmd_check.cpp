@@ -18,7 +18,6 @@
 #include <sstream>
 
 #include "checker/check.h"
-#include "checker/growth.h"
 #include "checker/sanitize.h"
 #include "checker/report/chain.h"
 #include "checker/report/format.h"
@@ -327,6 +326,7 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   if (textToStdout && sandbox::degraded()) std::cout << "note: " << sandbox::statusLine() << "\n";
   // Per job: did it get what the suite expects? (FAIL, CRASH, TIMEOUT or ERROR count as fail.)
   report::ExpectationTally expectations;
+  std::vector<report::Diagnosis> diagnoses;  // per job: the causes its failures support
   std::set<std::string> saidKernelErrors;  // each kernel's error once, however many jobs share it
   size_t unexpectedKernelErrors = 0;
   for (const check::Job& job : jobs) {
@@ -366,20 +366,19 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
       for (const auto& [why, n] : report::unsupportedPerturbations(mine))
         std::cout << "note: " << job.label << ": " << n << (n == 1 ? " case" : " cases") << " asked for a perturbation that "
                   << "did not run (" << why << ")\n";
-      for (const auto& g : check::judgeGrowth(*job.contract, mine))
-        std::cout << "note: " << job.label << ": signature " << g.signature << " (error grows with " << g.dim << "): "
-                  << (g.confirmed ? "confirmed across cases" : "not shown across cases") << " (" << g.evidence << ")\n";
+      if (!st.diagnosis.empty()) std::cout << report::diagnosisText(st.diagnosis);
     }
+    diagnoses.push_back(st.diagnosis);
     if (!st.kernelError.empty()) {
       bool expected = job.expect && job.expect->verdict == "error";
       unexpectedKernelErrors += expected ? 0 : 1;
       if (saidKernelErrors.insert(job.kernel.path + "\n" + job.backend + "\n" + st.kernelError).second)
         printKernelError(job, st.kernelError, opts);
     }
-    expectations.add(job.label, job.expect, mine, !st.kernelError.empty());
+    expectations.add(job.label, job.expect, mine, !st.kernelError.empty(), &st.diagnosis);
   }
 
-  if (textToStdout) std::cout << "\n" << report::summaryTable(results, color);
+  if (textToStdout) std::cout << "\n" << report::summaryTable(results, color, diagnoses);
   if (expectations.expected() > 0 && textToStdout) {
     std::cout << "\nexpectations: " << expectations.asExpected() << " of " << expectations.expected()
               << " kernels got the verdict the suite expects\n";

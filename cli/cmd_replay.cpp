@@ -68,6 +68,7 @@ int runReplay(const std::string& reproText, const GlobalOptions& opts) {
     std::cout << "inputs: rebuilt byte for byte (" << digest << ")\n";
   }
   ro.onlyCase = repro->caseNumber;
+  ro.diagnose = false;  // one case, judged as the check judged it
   ro.onlySeedIndex = repro->seedIndex;
   ro.includeDirs = repro->includeDirs;
   if (repro->timeout > 0) ro.timeoutSeconds = repro->timeout;

@@ -70,6 +70,13 @@ struct CaseResult {
   std::string reason;                   // one line: why this verdict
   std::vector<std::string> violated;    // the postconditions (and built-in checks) violated
   std::vector<std::string> signatures;  // the contract's signatures that match; FAIL with none: "unclassified"
+  // Of `signatures`, those a control run confirmed: the same case on neutral inputs and
+  // contiguous views passed, so the class's inputs are needed (run/control.h). The
+  // diagnosis (checker/diagnose/) names a class's generic signature only with this evidence.
+  std::vector<std::string> confirmed;
+  // Per signature with a `fails when` / `fails only when` clause: whether its condition held
+  // on this case's inputs, passing or failing (the diagnosis weighs them across cases).
+  std::vector<std::pair<std::string, bool>> conditions;
   std::vector<WorstCell> worst;         // the worst cells, worst first (at most 10)
   int64_t mismatched = 0;               // cells that broke a postcondition
   int64_t compared = 0;                 // output cells compared

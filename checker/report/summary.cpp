@@ -40,8 +40,8 @@ std::vector<std::string> failSignatures(const std::vector<CaseResult>& results) 
 
 bool Expectation::ok() const {
   if (got != expected.verdict) return false;
-  return expected.signature.empty() ||
-         std::find(signatures.begin(), signatures.end(), expected.signature) != signatures.end();
+  // A pinned signature is the primary cause (the diagnosis ranks it first).
+  return expected.signature.empty() || (!signatures.empty() && signatures.front() == expected.signature);
 }
 
 std::string Expectation::gotText() const {
@@ -52,9 +52,10 @@ std::string Expectation::gotText() const {
 }
 
 void ExpectationTally::add(const std::string& label, const std::optional<ExpectedOutcome>& expect,
-                           const std::vector<CaseResult>& results, bool kernelError) {
+                           const std::vector<CaseResult>& results, bool kernelError, const Diagnosis* diagnosis) {
   if (!expect) return;
-  jobs.push_back({label, *expect, jobOutcome(results, kernelError), failSignatures(results)});
+  jobs.push_back({label, *expect, jobOutcome(results, kernelError),
+                  diagnosis && !diagnosis->empty() ? diagnosis->names() : failSignatures(results)});
 }
 
 size_t ExpectationTally::asExpected() const {

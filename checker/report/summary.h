@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "checker/report/diagnosis.h"
 #include "checker/report/result.h"
 
 namespace kc::report {
@@ -16,7 +17,7 @@ namespace kc::report {
 std::vector<std::pair<std::string, size_t>> unsupportedPerturbations(const std::vector<CaseResult>& results);
 
 // What a suite entry may expect of its kernel (docs/checking.md, "Suites"): `expect: fail`
-// or `expect: {verdict: fail, signature: k-tail}`.
+// or `expect: {verdict: fail, signature: k-tail}` (the diagnosis's primary cause).
 inline const std::vector<std::string>& outcomeNames() {
   static const std::vector<std::string> names = {"pass", "fail", "error", "crash", "timeout", "mistrusted", "skipped"};
   return names;
@@ -42,7 +43,7 @@ struct Expectation {
   std::string label;
   ExpectedOutcome expected;
   std::string got;                      // jobOutcome
-  std::vector<std::string> signatures;  // failSignatures
+  std::vector<std::string> signatures;  // the diagnosis's names, primary first (else failSignatures)
   bool ok() const;
   // "fail", or "fail with overflow, k-tail" when a signature was pinned.
   std::string gotText() const;
@@ -53,7 +54,7 @@ struct ExpectationTally {
   std::vector<Expectation> jobs;
   // Records one job's results against what it expects (nothing when it expects nothing).
   void add(const std::string& label, const std::optional<ExpectedOutcome>& expect, const std::vector<CaseResult>& results,
-           bool kernelError = false);
+           bool kernelError = false, const Diagnosis* diagnosis = nullptr);
   size_t expected() const { return jobs.size(); }
   size_t asExpected() const;
   // --expect: every kernel that expects a verdict got it, and there was at least one.

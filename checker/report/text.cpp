@@ -167,7 +167,7 @@ std::vector<std::string> caseDetails(const CaseResult& r) {
   if (!r.violated.empty()) lines.push_back("violated: " + join(r.violated, ", "));
   const auto signatures = shownSignatures(r);
   if (!signatures.empty())
-    lines.push_back((signatures.size() == 1 ? "signature: " : "signatures: ") + join(signatures, ", "));
+    lines.push_back("matches: " + join(signatures, ", "));  // candidates: the diagnosis names the cause
   if (r.mismatched > 0 || !r.worst.empty()) {
     if (r.compared > 0)
       lines.push_back("Mismatched elements: " + std::to_string(r.mismatched) + " / " + std::to_string(r.compared) +
@@ -210,7 +210,7 @@ std::string caseLine(const CaseResult& r, bool color) {
   return s;
 }
 
-std::string summaryTable(const std::vector<CaseResult>& results, bool color) {
+std::string summaryTable(const std::vector<CaseResult>& results, bool color, const std::vector<Diagnosis>& diagnoses) {
   if (results.empty()) return "no cases\n";
   struct Row {
     std::string kernel, contract, backend;
@@ -249,6 +249,9 @@ std::string summaryTable(const std::vector<CaseResult>& results, bool color) {
         it->signatures.push_back(sig);
   }
 
+  for (auto& row : rows)
+    for (const Diagnosis& d : diagnoses)
+      if (!d.empty() && d.kernel == row.kernel && d.contract == row.contract && d.backend == row.backend) row.signatures = d.names();
   for (auto& row : rows)
     if (row.worst == Verdict::Mistrusted && row.counts[static_cast<size_t>(Verdict::Pass)] > 0) row.worst = Verdict::Pass;
   if (total.worst == Verdict::Mistrusted &&

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/report/diagnosis.h"
 #include "checker/report/result.h"
 
 namespace kc::report {
@@ -43,7 +44,8 @@ std::string caseLine(const CaseResult& r, bool color);
 // One row per (kernel, contract, backend), in order of first appearance: the count of each
 // verdict (a verdict column appears only when some case has it; zero counts are blank), the
 // worst verdict of the row, the distinct signatures; then a total row. Every line ends in '\n'.
-std::string summaryTable(const std::vector<CaseResult>& results, bool color);
+// A row whose job has a diagnosis shows its names (primary first), else the cases' names.
+std::string summaryTable(const std::vector<CaseResult>& results, bool color, const std::vector<Diagnosis>& diagnoses = {});
 
 // `[#####.....] 37/86 cases  acme.softmax.rows@1#37`, `barWidth` cells wide.
 std::string progressText(size_t done, size_t total, std::string_view current, size_t barWidth = 20);

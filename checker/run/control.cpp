@@ -135,6 +135,8 @@ void attributeByControl(const ControlRun& in, report::CaseResult& result) {
     for (const auto& s : result.signatures)
       if (!contains(others, s)) kept.push_back(s);
     if (!kept.empty()) result.signatures = kept;
+    for (const auto& s : suspect)
+      if (contains(result.signatures, s) && !contains(result.confirmed, s)) result.confirmed.push_back(s);
     return;
   }
   if (verdict.verdict != report::Verdict::Fail) return;  // no verdict from the control: the names stand

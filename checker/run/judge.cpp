@@ -528,6 +528,7 @@ void judge(const JudgeInput& in, report::CaseResult& out) {
   PhaseTimer restTimer(in.phases ? &in.phases->judgeRest : nullptr);
   j.completeness();
   j.errorStatistics();
+  out.conditions = evaluateConditions(*in.contract, j.b, j.r);
   if (j.oracleUnfit()) return;
   if (j.failure()) return;
   j.mistrustOrPass();

@@ -111,4 +111,20 @@ std::vector<std::string> matchSignatures(const sema::ContractInfo& ct, const ora
   return names;
 }
 
+std::vector<std::pair<std::string, bool>> evaluateConditions(const sema::ContractInfo& ct, const oracle::Bindings& b,
+                                                             const oracle::OracleResult& r) {
+  std::vector<std::pair<std::string, bool>> out;
+  for (const sema::SignatureInfo& sig : ct.signatures)
+    for (const sema::SignatureClause& cl : sig.clauses) {
+      if (cl.kind != Kind::FailsWhen && cl.kind != Kind::FailsOnlyWhen) continue;
+      try {
+        out.emplace_back(sig.name, oracle::evalCondition(*cl.expr, ct, b, r));
+      } catch (const std::exception&) {
+        // A condition that cannot be evaluated on this case says nothing about it.
+      }
+      break;
+    }
+  return out;
+}
+
 }  // namespace kc::run

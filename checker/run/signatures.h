@@ -42,4 +42,9 @@ struct FailureFacts {
 std::vector<std::string> matchSignatures(const sema::ContractInfo& ct, const oracle::Bindings& b,
                                          const oracle::OracleResult& r, const FailureFacts& facts);
 
+// For each signature with a `fails when` or `fails only when` clause, whether its (first)
+// condition holds on the case: the evidence a diagnosis weighs across cases.
+std::vector<std::pair<std::string, bool>> evaluateConditions(const sema::ContractInfo& ct, const oracle::Bindings& b,
+                                                             const oracle::OracleResult& r);
+
 }  // namespace kc::run

@@ -100,3 +100,21 @@ kernels:
   CHECK(suiteError("kcontract-suite: 1\nkernels:\n  - {impl: a.c, contract: c.kcontract, expect: {signature: k-tail}}\n") ==
         "suite.yaml:3:48: 'expect' needs 'verdict' (pass, fail, error, crash, timeout, mistrusted or skipped)");
 }
+
+TEST_CASE("expectations: with a diagnosis, a pinned signature is its primary cause", "[expect][diagnosis]") {
+  report::Diagnosis d;
+  d.failing = 1;
+  d.causes = {{"overflow", "seen", {1}}, {"k-tail", "re-run", {2}}};
+  report::ExpectationTally t;
+  std::vector<CaseResult> results = {withVerdict(Verdict::Fail, {"k-tail", "overflow"})};
+  t.add("second cause", report::ExpectedOutcome{"fail", "k-tail"}, results, false, &d);
+  t.add("primary cause", report::ExpectedOutcome{"fail", "overflow"}, results, false, &d);
+  report::Diagnosis none;
+  none.failing = 1;  // failures, and no cause with evidence
+  t.add("no evidence", report::ExpectedOutcome{"fail", "k-tail"}, results, false, &none);
+  CHECK_FALSE(t.jobs[0].ok());
+  CHECK(t.jobs[0].gotText() == "fail with overflow, k-tail");
+  CHECK(t.jobs[1].ok());
+  CHECK_FALSE(t.jobs[2].ok());
+  CHECK(t.jobs[2].gotText() == "fail with unclassified");
+}

@@ -1,0 +1,373 @@
+#include "checker/diagnose/diagnose.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <set>
+
+#include "checker/diagnose/probes.h"
+#include "checker/growth.h"
+#include "checker/report/builtin_signatures.h"
+#include "compiler/ir/ir.h"
+
+namespace kc::diagnose {
+
+namespace {
+
+using report::CaseResult;
+using report::Verdict;
+using Kind = ast::SignatureClauseKind;
+
+// How strong a name's evidence is, strongest last.
+enum class Strength { Control = 1, Statistical = 2, Observed = 3 };
+
+struct Candidate {
+  std::string name;
+  Strength strength = Strength::Control;
+  std::string evidence;
+  std::vector<size_t> cases;
+  int order = 0;  // first appearance, for ties
+};
+
+// `|y - y*| > tol`, or `!(|y - y*| <= tol)`: any wrong cell satisfies it, so it is no evidence.
+bool restatesFailure(const ir::Node& e) {
+  std::string s;
+  for (char ch : ir::print(e))
+    if (ch != ' ') s += ch;
+  std::string op = ">";
+  if (s.size() > 3 && s.compare(0, 2, "!(") == 0 && s.back() == ')') {
+    s = s.substr(2, s.size() - 3);
+    op = "<=";
+  }
+  if (s.empty() || s[0] != '|') return false;
+  size_t close = s.find('|', 1);
+  if (close == std::string::npos) return false;
+  std::string inside = s.substr(1, close - 1);
+  return inside.find('-') != std::string::npos && inside.find('*') != std::string::npos &&
+         s.compare(close + 1, op.size() + 3, op + "tol") == 0;
+}
+
+enum class SigKind { Observed, Condition, Growth, Generic };
+
+// The kind of evidence a signature of the contract brings; of several with one name (a
+// class's `overflow` and an op's), the strongest.
+SigKind kindOf(const sema::ContractInfo& ct, const std::string& name) {
+  if (report::signature::isBuiltIn(name)) return SigKind::Observed;
+  SigKind best = SigKind::Generic;
+  auto rank = [](SigKind k) { return k == SigKind::Observed ? 3 : k == SigKind::Condition ? 2 : k == SigKind::Growth ? 1 : 0; };
+  for (const auto& sig : ct.signatures) {
+    if (sig.name != name) continue;
+    SigKind k = SigKind::Generic;
+    bool condition = false, growth = false, pattern = false;
+    for (const auto& cl : sig.clauses) {
+      if (cl.kind == Kind::FailsWhen || cl.kind == Kind::FailsOnlyWhen || cl.kind == Kind::DiffersRunToRun || cl.kind == Kind::ErrorBound)
+        condition = true;
+      if (cl.kind == Kind::ErrorGrows) growth = true;
+      if (cl.kind == Kind::WrongCells && cl.expr && !restatesFailure(*cl.expr)) pattern = true;
+    }
+    if (condition) k = SigKind::Condition;
+    else if (growth) k = SigKind::Growth;
+    else if (pattern) k = SigKind::Observed;
+    if (rank(k) > rank(best)) best = k;
+  }
+  return best;
+}
+
+// The `fails when` or `fails only when` clause of the signature named `name` (WrongCells: none).
+Kind conditionKind(const sema::ContractInfo& ct, const std::string& name) {
+  for (const auto& sig : ct.signatures)
+    if (sig.name == name)
+      for (const auto& cl : sig.clauses)
+        if (cl.kind == Kind::FailsWhen || cl.kind == Kind::FailsOnlyWhen) return cl.kind;
+  return Kind::WrongCells;
+}
+
+std::string list(const std::vector<size_t>& cases) {
+  std::string s;
+  for (size_t i = 0; i < cases.size() && i < 6; ++i) s += (i ? ", #" : "#") + std::to_string(cases[i]);
+  if (cases.size() > 6) s += ", ...";
+  return s;
+}
+
+bool hasUnwritten(const CaseResult& r) {
+  return std::any_of(r.worst.begin(), r.worst.end(), [](const report::WorstCell& w) { return w.unwritten; });
+}
+
+// A failure the harness saw in what the kernel did rather than in the values it wrote (a
+// precondition it did not report, inputs it changed, runs that differ): the re-runs, which
+// vary values and shapes, have nothing to test there.
+bool byBehaviour(const CaseResult& r) {
+  namespace sig = report::signature;
+  for (const auto& n : r.signatures)
+    for (const char* b : {sig::kPreconditionUnreported, sig::kInputModified, sig::kNondeterministic, sig::kOutOfBoundsWrite,
+                          sig::kStreamLeak, sig::kDeviceMemoryLeak, sig::kBatchVariant})
+      if (n == b) return true;
+  return false;
+}
+
+const plan::Case* planCase(const plan::Plan& plan, size_t number) {
+  for (const auto& c : plan.cases)
+    if (c.number == number) return &c;
+  return nullptr;
+}
+
+bool plainCase(const plan::Plan& plan, const plan::Case& c) {
+  for (const auto& [name, k] : c.layouts) {
+    const plan::TensorPlan* t = plan.tensor(name);
+    if (t && k < t->layouts.size() && t->layouts[k].kind != "contiguous") return false;
+  }
+  return true;  // a re-run is never perturbed
+}
+
+Candidate& candidate(std::vector<Candidate>& cs, const std::string& name, Strength s, const std::string& evidence) {
+  for (auto& c : cs)
+    if (c.name == name) {
+      if (static_cast<int>(s) > static_cast<int>(c.strength)) {
+        c.strength = s;
+        c.evidence = evidence;
+      }
+      return c;
+    }
+  cs.push_back({name, s, evidence, {}, static_cast<int>(cs.size())});
+  return cs.back();
+}
+
+void explains(Candidate& c, size_t number) {
+  if (std::find(c.cases.begin(), c.cases.end(), number) == c.cases.end()) c.cases.push_back(number);
+}
+
+// The re-runs on one failing case of contiguous views: the causes they show, and whether the
+// failure needs values that round (when no re-run found a cause of another kind).
+Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>& failing, std::vector<Candidate>& out,
+                   report::Diagnosis& d) {
+  const CaseResult* probe = nullptr;
+  const plan::Case* pc = nullptr;
+  // The largest such case up to 16 MiB (a shape where every part of the kernel runs, and
+  // re-runs stay cheap), else the smallest.
+  constexpr uint64_t kProbeBytes = 16ull << 20;
+  for (const CaseResult* r : failing) {
+    const plan::Case* c = planCase(*in.plan, r->number);
+    if (!c || !plainCase(*in.plan, *c) || byBehaviour(*r)) continue;
+    bool better = !pc || (c->memoryBytes <= kProbeBytes ? pc->memoryBytes > kProbeBytes || c->memoryBytes > pc->memoryBytes
+                                                        : pc->memoryBytes > kProbeBytes && c->memoryBytes < pc->memoryBytes);
+    if (better) {
+      probe = r;
+      pc = c;
+    }
+  }
+  if (!probe) {
+    d.probes.push_back("none: no failing case has contiguous views and wrong values alone");
+    return Rounding::Unknown;
+  }
+  uint64_t marks = in.marks ? in.marks(probe->seed, probe->number) : 0;
+  ProbeContext& ctx = *in.probes;
+  std::string at = " (shown on #" + std::to_string(probe->number) + ")";
+  if (ignoresInputs(ctx, *pc, probe->seed, marks, d.probes)) {
+    Candidate& c = candidate(out, "output-never-computed", Strength::Observed,
+                             "the outputs do not change when the inputs do" + at);
+    for (const CaseResult* r : failing) explains(c, r->number);
+    return Rounding::Unknown;  // nothing about its inputs or shape can explain more
+  }
+  bool outside = readsOutsideViews(ctx, *pc, probe->seed, marks, d.probes);
+  std::optional<TailFinding> tail = failsOnRemainder(ctx, *pc, probe->seed, marks, d.probes);
+  if (tail) {
+    std::string name;
+    if (hasUnwritten(*probe)) name = "tail-unwritten";
+    else if (outside) name = "tail-over-read";
+    else if (!tail->inOutput) name = "k-tail";
+    else {
+      // The dim is also an output's: the wrong cells say whether a reduction over it lost
+      // its tail (cells before the last tile wrong too) or only the last tile is wrong.
+      int64_t v = 0;
+      for (const auto& [dim, x] : pc->dims)
+        if (dim == tail->dim) v = x;
+      int64_t tailStart = v - v % tail->tile;
+      bool beforeTail = false;
+      for (const auto& w : probe->worst)
+        if (tail->axis < w.index.size() && w.index[tail->axis] < tailStart) beforeTail = true;
+      if (beforeTail) name = "k-tail";
+    }
+    if (!name.empty()) {
+      Candidate& c = candidate(out, name, Strength::Observed, tail->evidence + (outside ? "; reads outside its views" : "") + at);
+      for (const CaseResult* r : failing) {
+        const plan::Case* fc = planCase(*in.plan, r->number);
+        if (!fc) continue;
+        for (const auto& [dim, x] : fc->dims)
+          if (dim == tail->dim && x % tail->tile != 0) explains(c, r->number);
+      }
+      return Rounding::Unknown;
+    }
+    d.notNamed.push_back("a tail cause: " + tail->evidence + ", but the wrong cells are in the last tile only and it "
+                         "reads nothing outside its views: no signature names that pattern");
+  }
+  if (outside) {
+    Candidate& c = candidate(out, "tail-over-read", Strength::Observed, "reads outside its views" + at);
+    explains(c, probe->number);
+    return Rounding::Unknown;
+  }
+  return needsRounding(ctx, *pc, probe->seed, marks, d.probes);
+}
+
+// A name that says its failure is a rounding error (precision, accumulator, coercion,
+// rounding): refuted when the kernel fails on inputs that nothing rounds.
+bool roundingName(const std::string& name) {
+  for (const char* w : {"precision", "accumulator", "coercion", "rounding", "one-pass"})
+    if (name.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// Whether a factor is one a missing scale gives: a dim's size, its square root or their
+// inverses.
+bool dimFactor(double f, const CaseResult& r) {
+  for (const auto& [name, v] : r.dims) {
+    double x = static_cast<double>(v);
+    if (x <= 1) continue;
+    for (double c : {x, 1 / x, std::sqrt(x), 1 / std::sqrt(x)})
+      if (std::fabs(f - c) <= 1e-3 * std::fabs(c)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+report::Diagnosis diagnose(const DiagnoseInput& in) {
+  report::Diagnosis d;
+  const auto& results = *in.results;
+  std::vector<const CaseResult*> failing;
+  for (const auto& r : results)
+    if (r.verdict == Verdict::Fail) failing.push_back(&r);
+  if (failing.empty()) return d;
+  d.kernel = failing.front()->kernel;
+  d.contract = failing.front()->contract;
+  d.backend = failing.front()->backend;
+  d.failing = failing.size();
+  const sema::ContractInfo& ct = *in.contract;
+
+  std::vector<Candidate> cs;
+  // Re-runs first: what they show outranks what a name only suggests.
+  Rounding rounding = in.probes ? runProbes(in, failing, cs, d) : Rounding::Unknown;
+  std::string roundingEvidence = "the case passes on inputs in -1..1, which no dtype or order rounds: the failure needs the values that showed it";
+
+  // The names the cases matched, by the evidence each kind brings.
+  std::vector<check::GrowthFinding> growth = check::judgeGrowth(ct, results);
+  std::set<std::string> said;
+  std::vector<std::pair<const CaseResult*, double>> factors;  // constantFactor per failing case
+  for (const CaseResult* r : failing) {
+    for (const std::string& name : r->signatures) {
+      if (name == report::signature::kUnclassified) continue;
+      SigKind k = kindOf(ct, name);
+      if (rounding == Rounding::NotNeeded && k != SigKind::Observed && roundingName(name)) {
+        if (said.insert(name).second)
+          d.notNamed.push_back(name + ": the kernel fails on inputs in -1..1 too, which nothing rounds: not a rounding error");
+        continue;
+      }
+      if (k == SigKind::Observed) {
+        explains(candidate(cs, name, Strength::Observed, "seen at every wrong cell of the case"), r->number);
+      } else if (k == SigKind::Condition) {
+        explains(candidate(cs, name, Strength::Statistical, "its condition holds on every failing case it could name"), r->number);
+      } else if (k == SigKind::Growth) {
+        auto g = std::find_if(growth.begin(), growth.end(), [&](const check::GrowthFinding& f) { return f.signature == name; });
+        if (g != growth.end() && g->confirmed) {
+          explains(candidate(cs, name, Strength::Statistical, "error grows with " + g->dim + " (" + g->evidence + ")"), r->number);
+        } else if (rounding == Rounding::Needed && roundingName(name)) {
+          explains(candidate(cs, name, Strength::Statistical, roundingEvidence), r->number);
+        } else if (said.insert(name).second) {
+          d.notNamed.push_back(name + ": its error does not grow with " + (g != growth.end() ? g->dim + " across cases (" + g->evidence + ")" : std::string("the dim across cases")));
+        }
+      } else if (std::find(r->confirmed.begin(), r->confirmed.end(), name) != r->confirmed.end()) {
+        explains(candidate(cs, name, Strength::Control, "the same case on neutral inputs and contiguous views passes"), r->number);
+      } else if (rounding == Rounding::Needed && roundingName(name)) {
+        explains(candidate(cs, name, Strength::Control, roundingEvidence), r->number);
+      } else if (said.insert(name).second) {
+        d.notNamed.push_back(name + ": its only evidence is that cells are wrong, and no control run showed its class's inputs are needed");
+      }
+    }
+    if (auto f = constantFactor(*r)) factors.emplace_back(r, *f);
+  }
+  // A missing scale: the factor is a dim's (a mean without 1/N), or one factor everywhere.
+  for (const auto& [r, f] : factors) {
+    bool same = factors.size() >= 2 && std::all_of(factors.begin(), factors.end(), [&](const auto& o) {
+      return std::fabs(o.second - f) <= 1e-3 * std::fabs(f);
+    });
+    if (!dimFactor(f, *r) && !same) continue;
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "every wrong cell is its exact value times %.6g%s", f,
+                  dimFactor(f, *r) ? " (a dim's size or square root, or its inverse)" : " in every failing case");
+    explains(candidate(cs, "missing-scale", Strength::Statistical, buf), r->number);
+  }
+  // A write outside the view of a strided output is what ignoring its strides does.
+  auto byName = [&](const std::string& n) {
+    return std::find_if(cs.begin(), cs.end(), [&](const Candidate& c) { return c.name == n; });
+  };
+  auto oov = byName(report::signature::kOutOfViewWrite);
+  auto strides = byName("ignores-strides");
+  if (oov != cs.end() && strides != cs.end()) {
+    for (size_t n : oov->cases) explains(*strides, n);
+    strides->strength = Strength::Observed;
+    strides->evidence = "writes outside its view, into the gaps of a strided output, and fails where a control on contiguous views passes";
+    cs.erase(byName(report::signature::kOutOfViewWrite));
+  }
+
+  // A condition is weighed across cases: `fails only when C` is refuted by a failing case
+  // where C is false (unless a stronger cause explains it), `fails when C` by a passing case
+  // of a dtype it named where C holds.
+  std::set<size_t> strong;
+  for (const auto& c : cs)
+    if (c.strength == Strength::Observed) strong.insert(c.cases.begin(), c.cases.end());
+  auto held = [](const CaseResult& r, const std::string& name) -> std::optional<bool> {
+    for (const auto& [n, v] : r.conditions)
+      if (n == name) return v;
+    return std::nullopt;
+  };
+  for (auto it = cs.begin(); it != cs.end();) {
+    Kind clause = conditionKind(ct, it->name);
+    if (it->strength != Strength::Statistical || (clause != Kind::FailsWhen && clause != Kind::FailsOnlyWhen)) {
+      ++it;
+      continue;
+    }
+    std::set<std::vector<std::pair<std::string, std::string>>> namedDtypes;
+    for (const CaseResult* r : failing)
+      if (std::find(r->signatures.begin(), r->signatures.end(), it->name) != r->signatures.end()) namedDtypes.insert(r->dtypes);
+    std::vector<size_t> counter;
+    std::string how;
+    for (const auto& r : results) {
+      auto c = held(r, it->name);
+      if (!c) continue;
+      if (clause == Kind::FailsOnlyWhen && r.verdict == Verdict::Fail && !*c && !strong.count(r.number)) counter.push_back(r.number);
+      if (clause == Kind::FailsWhen && r.verdict == Verdict::Pass && *c && namedDtypes.count(r.dtypes)) counter.push_back(r.number);
+    }
+    if (counter.empty()) {
+      ++it;
+      continue;
+    }
+    d.notNamed.push_back(it->name + (clause == Kind::FailsOnlyWhen
+                                         ? ": it says the kernel fails only when its condition holds, but " + list(counter) + " failed without it"
+                                         : ": it says the kernel fails when its condition holds, but " + list(counter) + " passed with it"));
+    it = cs.erase(it);
+  }
+
+  // Rank, then keep a cause only when it explains a failing case the ones before it do not.
+  std::stable_sort(cs.begin(), cs.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.strength != b.strength) return static_cast<int>(a.strength) > static_cast<int>(b.strength);
+    if (a.cases.size() != b.cases.size()) return a.cases.size() > b.cases.size();
+    return a.order < b.order;
+  });
+  std::set<size_t> covered;
+  for (const auto& c : cs) {
+    bool adds = std::any_of(c.cases.begin(), c.cases.end(), [&](size_t n) { return !covered.count(n); });
+    if (!adds) {
+      if (!d.causes.empty()) d.notNamed.push_back(c.name + ": every case it explains is explained by " + d.causes.front().name);
+      continue;
+    }
+    covered.insert(c.cases.begin(), c.cases.end());
+    std::vector<size_t> sorted = c.cases;
+    std::sort(sorted.begin(), sorted.end());
+    d.causes.push_back({c.name, c.evidence, sorted});
+  }
+  for (const CaseResult* r : failing)
+    if (!covered.count(r->number)) d.unexplained.push_back(r->number);
+  return d;
+}
+
+}  // namespace kc::diagnose

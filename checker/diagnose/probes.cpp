@@ -1,0 +1,216 @@
+#include "checker/diagnose/probes.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace kc::diagnose {
+
+namespace {
+
+constexpr uint64_t kOtherMarks = 0x9e3779b97f4a7c15ull;  // another run's marks: new canaries and gap bytes
+
+bool failed(const VariantRun& v) { return v.ran && v.result.verdict == report::Verdict::Fail; }
+bool passed(const VariantRun& v) { return v.ran && v.result.verdict == report::Verdict::Pass; }
+
+std::string dimsText(const plan::Case& c) {
+  std::string s;
+  for (const auto& [d, v] : c.dims) s += (s.empty() ? "" : " ") + d + "=" + std::to_string(v);
+  return s;
+}
+
+plan::Case withDim(const plan::Case& c, const std::string& dim, int64_t v) {
+  plan::Case out = c;
+  for (auto& [d, x] : out.dims)
+    if (d == dim) x = v;
+  return out;
+}
+
+int64_t roundUp(int64_t v, int64_t t) { return (v + t - 1) / t * t; }
+
+bool allowedValue(const plan::DimPlan* d, int64_t v) {
+  if (!d || v < d->lo || v > d->hi) return false;
+  return d->allowed.empty() || std::find(d->allowed.begin(), d->allowed.end(), v) != d->allowed.end();
+}
+
+std::vector<std::vector<int64_t>> outputShapes(const VariantRun& v) {
+  std::vector<std::vector<int64_t>> out;
+  for (const auto& a : v.setup.args)
+    if (a.output) out.push_back(a.shape);
+  return out;
+}
+
+}  // namespace
+
+bool readsOutsideViews(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
+  VariantRun a = runVariant(ctx, c, seed, marks);
+  VariantRun b = runVariant(ctx, c, seed, marks ^ kOtherMarks);
+  if (!a.ran || !b.ran) {
+    log.push_back("#" + std::to_string(c.number) + " with other bytes outside the views: did not run (" + (a.ran ? b.why : a.why) + ")");
+    return false;
+  }
+  if (sameOutputs(a, b)) {
+    log.push_back("#" + std::to_string(c.number) + " with other bytes outside the views (canaries, padding): the outputs did not change");
+    return false;
+  }
+  VariantRun again = runVariant(ctx, c, seed, marks);
+  if (!again.ran || !sameOutputs(a, again)) {
+    log.push_back("#" + std::to_string(c.number) + " with other bytes outside the views: the outputs changed, but so do two identical runs");
+    return false;
+  }
+  log.push_back("#" + std::to_string(c.number) + " with other bytes outside the views (canaries, padding): the outputs changed; "
+                "the same run repeated gives the same bytes");
+  return true;
+}
+
+bool ignoresInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
+  VariantRun a = runVariant(ctx, c, seed, marks);
+  VariantRun b = runVariant(ctx, c, seed + 1, marks);
+  std::string at = "#" + std::to_string(c.number) + " with other inputs (seed + 1): ";
+  if (!a.ran || !b.ran) {
+    log.push_back(at + "did not run (" + (a.ran ? b.why : a.why) + ")");
+    return false;
+  }
+  if (!inputsDiffer(a, b)) {
+    log.push_back(at + "the inputs are the same (nothing shown)");
+    return false;
+  }
+  int64_t written = 0;
+  if (!failed(a) || !sameOutputs(a, b, &written)) {
+    log.push_back(at + "the outputs changed with them");
+    return false;
+  }
+  if (written == 0) {
+    log.push_back(at + "no output cell was written in either run");
+    return false;
+  }
+  // The exact outputs must change with the inputs (a softmax of one column is 1 whatever x).
+  auto expected = [](const VariantRun& v) {
+    std::vector<double> e;
+    for (const auto& w : v.result.worst) e.push_back(w.expected);
+    return e;
+  };
+  if (!failed(b) || expected(a) == expected(b)) {
+    log.push_back(at + "the outputs stayed the same, but so did the exact ones (nothing shown)");
+    return false;
+  }
+  log.push_back(at + "the outputs stayed bit for bit the same");
+  return true;
+}
+
+std::optional<TailFinding> failsOnRemainder(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+                                            std::vector<std::string>& log) {
+  constexpr int64_t kWidest = 64;
+  VariantRun base;  // the case itself, for its output shapes (run once, when some dim is probed)
+  for (const auto& [dim, v] : c.dims) {
+    const plan::DimPlan* dp = ctx.plan.dim(dim);
+    if (v < 2 || v > 4096 || v % kWidest == 0) continue;
+    int64_t aligned = roundUp(v, kWidest);
+    if (!allowedValue(dp, aligned) || !allowedValue(dp, aligned + 1)) continue;
+    VariantRun up = runVariant(ctx, withDim(c, dim, aligned), seed, marks);
+    if (!passed(up)) {
+      log.push_back("#" + std::to_string(c.number) + " (" + dimsText(c) + ") with " + dim + "=" + std::to_string(aligned) + " " +
+                    (up.ran ? (up.result.verdict == report::Verdict::Fail ? "fails too" : "gives no verdict") : "did not run (" + up.why + ")"));
+      continue;
+    }
+    VariantRun past = runVariant(ctx, withDim(c, dim, aligned + 1), seed, marks);
+    std::string shown = "#" + std::to_string(c.number) + " (" + dimsText(c) + ") with " + dim + "=" + std::to_string(aligned) +
+                        " passes, with " + dim + "=" + std::to_string(aligned + 1) + " ";
+    if (!failed(past)) {
+      log.push_back(shown + (past.ran ? "passes too" : "did not run (" + past.why + ")"));
+      continue;
+    }
+    // The tile: the smallest multiple that passes.
+    TailFinding f;
+    f.dim = dim;
+    f.tile = kWidest;
+    for (int64_t t : {8, 16, 32}) {
+      int64_t r = roundUp(v, t);
+      if (r >= aligned || !allowedValue(dp, r)) continue;
+      VariantRun tv = runVariant(ctx, withDim(c, dim, r), seed, marks);
+      if (passed(tv)) {
+        f.tile = t;
+        break;
+      }
+    }
+    if (!base.ran) base = runVariant(ctx, c, seed, marks);
+    if (base.ran) {
+      auto before = outputShapes(base), after = outputShapes(up);
+      for (size_t o = 0; o < before.size() && o < after.size() && !f.inOutput; ++o)
+        for (size_t k = 0; k < before[o].size() && k < after[o].size(); ++k)
+          if (before[o][k] != after[o][k]) {
+            f.inOutput = true;
+            f.axis = k;
+            break;
+          }
+    }
+    f.evidence = "fails when " + dim + " % " + std::to_string(f.tile) + " != 0: " + dim + "=" + std::to_string(v) + " and " +
+                 dim + "=" + std::to_string(aligned + 1) + " fail, " + dim + "=" + std::to_string(aligned) + " passes" +
+                 (f.tile < kWidest ? " and so does " + dim + "=" + std::to_string(roundUp(v, f.tile)) : std::string());
+    log.push_back(shown + "fails: " + f.evidence);
+    return f;
+  }
+  return std::nullopt;
+}
+
+Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
+  plan::Case v = c;
+  bool changed = false;
+  for (auto& [name, index] : v.values) {
+    plan::TensorPlan* t = nullptr;
+    for (auto& tp : ctx.plan.tensors)
+      if (tp.name == name) t = &tp;
+    if (!t || t->scalar) continue;
+    // Integer inputs (indices) keep their values; a dtype variable may be a float or not.
+    std::string dt = t->dtype;
+    if (t->dtypeIsVar)
+      for (const auto& [var, d] : c.dtypes)
+        if (var == dt) dt = d;
+    if (dt != "f32" && dt != "f16" && dt != "bf16" && dt != "f64" && dt != "tf32") continue;
+    plan::Distribution d;
+    d.text = "small_ints(-1, 1)";
+    d.value.kind = sema::ProtocolValue::Kind::Call;
+    d.value.name = "small_ints";
+    sema::ProtocolValue lo, hi;
+    lo.i = -1;
+    hi.i = 1;
+    d.value.args = {{"", {lo}}, {"", {hi}}};
+    d.origin = ctx.plan.contract;
+    size_t k = 0;
+    while (k < t->values.size() && t->values[k].text != d.text) ++k;
+    if (k == t->values.size()) t->values.push_back(d);
+    index = k;
+    changed = true;
+  }
+  std::string at = "#" + std::to_string(c.number) + " on inputs in -1..1 (exact in every dtype and summation order): ";
+  if (!changed) {
+    log.push_back(at + "no float input to change");
+    return Rounding::Unknown;
+  }
+  VariantRun r = runVariant(ctx, v, seed, marks);
+  if (passed(r)) {
+    log.push_back(at + "passes");
+    return Rounding::Needed;
+  }
+  if (failed(r)) {
+    log.push_back(at + "fails too");
+    return Rounding::NotNeeded;
+  }
+  log.push_back(at + (r.ran ? "no verdict" : "did not run (" + r.why + ")"));
+  return Rounding::Unknown;
+}
+
+std::optional<double> constantFactor(const report::CaseResult& r) {
+  std::vector<double> ratios;
+  for (const auto& w : r.worst) {
+    if (w.unwritten || !std::isfinite(w.got) || !std::isfinite(w.expected) || w.expected == 0) continue;
+    ratios.push_back(w.got / w.expected);
+  }
+  if (ratios.size() < 3 && !(ratios.size() >= 1 && static_cast<int64_t>(ratios.size()) == r.mismatched)) return std::nullopt;
+  double f = ratios.front();
+  if (!std::isfinite(f) || std::fabs(f) < 1e-6 || std::fabs(f - 1) < 0.05) return std::nullopt;
+  for (double x : ratios)
+    if (std::fabs(x - f) > 1e-2 * std::fabs(f)) return std::nullopt;
+  return f;
+}
+
+}  // namespace kc::diagnose

@@ -1,0 +1,46 @@
+#pragma once
+// The diagnostic re-runs (docs/checking.md, "How a cause is chosen"): each changes one
+// factor of a failing case and says what the change showed. They run only on failures, within
+// the context's budget; each appends one line to `log` whatever it showed.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/diagnose/variant_run.h"
+
+namespace kc::diagnose {
+
+// The bytes outside every view (canaries, padding, gaps) changed, nothing else: the outputs
+// changed too, while the same run repeated gives the same bytes. The kernel reads outside
+// its views.
+bool readsOutsideViews(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log);
+
+// The inputs changed (another seed), nothing else: the outputs stayed bit for bit the same.
+// The kernel's output does not depend on its inputs (never computed, or reused).
+bool ignoresInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log);
+
+// A dim whose remainder decides the failure: the case passes with that dim alone rounded up
+// to a multiple of the tile, and fails again one past it.
+struct TailFinding {
+  std::string dim;
+  int64_t tile = 0;
+  bool inOutput = false;  // the dim is a dimension of some output (else it is reduced away)
+  size_t axis = 0;        // then: its axis in the first output that has it
+  std::string evidence;   // "fails with H=33 and H=65, passes with H=64 and H=48: ..."
+};
+std::optional<TailFinding> failsOnRemainder(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+                                            std::vector<std::string>& log);
+
+// The same case on inputs every dtype holds exactly and every order sums exactly (integers
+// in -1..1, integer inputs unchanged): Passes means the failure needs values that round (a
+// precision cause); Fails means it does not (a logic cause: dropped terms, a wrong index).
+enum class Rounding { Needed, NotNeeded, Unknown };
+Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log);
+
+// Every written wrong cell of the result is its exact value times one factor (not 0, not 1):
+// a scale dropped or applied twice. The factor, or nullopt. From the worst cells, no re-run;
+// the diagnosis names it only when the factor is a dim's size, its root or their inverses,
+// or the same in every failing case.
+std::optional<double> constantFactor(const report::CaseResult& r);
+
+}  // namespace kc::diagnose

@@ -1,0 +1,104 @@
+#include "checker/diagnose/variant_run.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "checker/run/judge.h"
+#include "checker/run/marks.h"
+
+namespace kc::diagnose {
+
+VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks) {
+  VariantRun v;
+  if (ctx.runsLeft <= 0 || ctx.secondsLeft <= 0) {
+    v.why = "the diagnosis's re-run budget is spent";
+    return v;
+  }
+  --ctx.runsLeft;
+  auto start = std::chrono::steady_clock::now();
+  try {
+    v.setup = run::setupCase(*ctx.contract, ctx.plan, variant);
+    run::setMarks(v.setup, marks);
+    for (size_t a = 0; a < v.setup.args.size(); ++a)
+      v.storage.push_back(run::makeStorage(v.setup, ctx.plan, variant, a, seed, ctx.threads));
+    run::WorkerRequest wr = ctx.worker;
+    wr.setup = &v.setup;
+    wr.storage = v.storage;
+    wr.repeats = 1;
+    wr.perturb = backend::perturb::kNone;
+    run::LaunchRecord rec = run::runInWorker(wr);
+    run::JudgeInput j{ctx.contract, &ctx.plan, &variant, &v.setup, &v.storage, &rec, ctx.threads, nullptr};
+    run::judge(j, v.result);
+    for (size_t a = 0; a < v.setup.args.size(); ++a)
+      if (v.setup.args[a].output) v.outputs.push_back(a < rec.images.size() && !rec.images[a].empty() ? rec.images[a][0] : std::vector<uint8_t>{});
+    v.ran = rec.status == run::LaunchStatus::Ok;
+    if (!v.ran) v.why = rec.message.empty() ? "the re-run did not complete" : rec.message;
+  } catch (const std::exception& e) {
+    v.why = e.what();
+  }
+  ctx.secondsLeft -= std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return v;
+}
+
+namespace {
+
+// Calls f(storage byte offset) for every cell of the view of `a`, in row-major order.
+template <typename F>
+void forEachCell(const run::ArgSpec& a, F f) {
+  int64_t n = a.numel();
+  if (n <= 0) return;
+  std::vector<int64_t> idx(a.shape.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    f(static_cast<size_t>(a.storageIndex(idx)) * a.elementBytes());
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < a.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+bool sameOutputs(const VariantRun& a, const VariantRun& b, int64_t* written) {
+  size_t o = 0;
+  if (written) *written = 0;
+  for (size_t i = 0; i < a.setup.args.size(); ++i) {
+    const run::ArgSpec& sa = a.setup.args[i];
+    if (!sa.output) continue;
+    const run::ArgSpec& sb = b.setup.args[i];
+    const auto& ia = a.outputs.at(o);
+    const auto& ib = b.outputs.at(o);
+    ++o;
+    if (ia.empty() || ib.empty() || sa.storage != sb.storage) return false;
+    std::vector<uint8_t> pa = run::poisonOf(sa), pb = run::poisonOf(sb);
+    size_t w = sa.elementBytes();
+    bool same = true;
+    forEachCell(sa, [&](size_t at) {
+      const uint8_t* x = ia.data() + run::kCanaryBytes + at;
+      const uint8_t* y = ib.data() + run::kCanaryBytes + at;
+      bool unwritten = std::memcmp(x, pa.data(), w) == 0 && std::memcmp(y, pb.data(), w) == 0;
+      if (written && !unwritten) ++*written;
+      if (unwritten || std::memcmp(x, y, w) == 0) return;
+      same = false;
+    });
+    if (!same) return false;
+  }
+  return true;
+}
+
+bool inputsDiffer(const VariantRun& a, const VariantRun& b) {
+  for (size_t i = 0; i < a.setup.args.size(); ++i) {
+    const run::ArgSpec& s = a.setup.args[i];
+    if (s.output || i >= a.storage.size() || i >= b.storage.size()) continue;
+    bool differ = false;
+    forEachCell(s, [&](size_t at) {
+      if (at + s.elementBytes() <= a.storage[i].size() && at + s.elementBytes() <= b.storage[i].size() &&
+          std::memcmp(a.storage[i].data() + at, b.storage[i].data() + at, s.elementBytes()) != 0)
+        differ = true;
+    });
+    if (differ) return true;
+  }
+  return false;
+}
+
+}  // namespace kc::diagnose
