@@ -1,5 +1,5 @@
 #pragma once
-// The one interface every execution backend implements (host, CUDA, OpenCL, exec). The
+// The one interface every execution backend implements (host, CUDA, OpenCL, exec, ptx). The
 // checker drives a backend only through it, inside a worker process (checker/run/worker.h),
 // so a kernel that crashes or hangs takes only the worker down.
 //
