@@ -160,7 +160,10 @@ int PtxBackend::run(const std::string& kernel, ptx::Dim3 grid, ptx::Dim3 block, 
   r.block = block;
   r.dynamicShared = shared;
   r.args = args;
-  r.order = launches_++;
+  // Every kernel launch of one call of the entry runs in that call's order: index order in
+  // the first run of a case, reversed in the second, shuffled after (ptx_engine.h).
+  r.order = entryCalls_ > 0 ? static_cast<uint64_t>(entryCalls_ - 1) : 0;
+  ++launches_;
   ptx::LaunchResult res = engine_->launch(r);
   if (!res.fault.empty()) fault_ = res.fault;
   else if (!res.race.empty())

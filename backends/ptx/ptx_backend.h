@@ -62,8 +62,8 @@ class PtxBackend : public HostMemoryBackend {
   char streamToken_ = 0;  // the checker's stream, as the kernel sees it
   std::vector<Pending> pending_;
   std::string fault_;
-  uint64_t launches_ = 0;     // kernel launches of this case (the order of their CTAs)
-  int entryCalls_ = 0;
+  uint64_t launches_ = 0;     // kernel launches of this case
+  int entryCalls_ = 0;        // calls of the entry in this case: the order of their CTAs
   size_t shimBytes_ = 0;      // bytes the kernel's host code holds through cudaMalloc
   std::map<void*, size_t> shimAllocations_;
   std::vector<size_t> heldAfterLaunch_;

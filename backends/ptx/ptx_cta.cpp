@@ -423,6 +423,13 @@ void Cta::step(uint32_t warp, uint32_t pc, const std::vector<uint32_t>& group) {
       warpOp(in, on);
       for (uint32_t t : on) pc_[t] = pc + 1;
       return;
+    case Op::Atom:
+    case Op::Red:
+      // The order in which a warp's atomics to one address land is the hardware's to pick:
+      // it changes with the launch, as the order of the warps and CTAs does.
+      if (order_ % 2 == 1) std::reverse(on.begin(), on.end());
+      else if (order_ != 0) std::rotate(on.begin(), on.begin() + static_cast<long>(order_ % on.size()), on.end());
+      [[fallthrough]];
     default:
       try {
         for (uint32_t t : on) {
@@ -493,6 +500,7 @@ void Cta::openBarrier() {
 }
 
 void Cta::run(uint64_t warpOrder) {
+  order_ = warpOrder;
   const uint32_t warps = (threads_ + kWarp - 1) / kWarp;
   std::vector<uint32_t> order(warps);
   for (uint32_t w = 0; w < warps; ++w) order[w] = w;

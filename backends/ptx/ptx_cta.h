@@ -51,7 +51,7 @@ class Cta {
  public:
   Cta(LaunchState& launch, Dim3 ctaid, uint32_t ctaLinear);
   // Runs every thread of the CTA to its end; `warpOrder` varies which warp runs first
-  // between barriers (0: in order). Throws Fault.
+  // between barriers and in which order a warp's atomics land (0: in order). Throws Fault.
   void run(uint64_t warpOrder);
 
  private:
@@ -90,6 +90,7 @@ class Cta {
   std::vector<uint8_t> local_;
   RaceShadow sharedShadow_;
   uint32_t epoch_ = 0;
+  uint64_t order_ = 0;  // the launch's order (run's warpOrder): warps, and lanes of atomics
 };
 
 }  // namespace kc::ptx
