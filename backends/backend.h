@@ -165,7 +165,7 @@ class Backend {
   }
 };
 
-// The backend of that name (backend_names.h: host, cuda, opencl, exec). A backend not built
+// The backend of that name (backend_names.h: host, cuda, opencl, exec, ptx). A backend not built
 // into this kcontract is returned anyway; its probe() says it is unavailable and why.
 std::unique_ptr<Backend> makeBackend(const std::string& name);
 std::vector<std::string> backendNames();  // kBackendNames
