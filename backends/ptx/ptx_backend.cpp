@@ -220,8 +220,11 @@ void PtxBackend::synchronizeDevice() { runQueued(nullptr, true); }
 
 std::string PtxBackend::setPerturbation(const std::string& kind) {
   if (kind == perturb::kNone) return "";
-  return "not supported: the ptx backend runs CTAs in another order on every launch (index order, reversed, "
-         "shuffled) instead; the repeats ran unperturbed otherwise";
+  if (kind == perturb::kLaunchOrder)
+    return "launch order: the CTAs, the warps between barriers and a warp's atomics ran in index order, then "
+           "reversed, then shuffled, one order per repeat (the ptx backend varies them on every case)";
+  return "not supported: the ptx backend interprets one CTA at a time, with nothing to compete with; it varies the "
+         "order of CTAs, warps and atomics from repeat to repeat instead";
 }
 
 // Memory the kernel's host code allocated through cudaMalloc and kept: the CUDA backend's

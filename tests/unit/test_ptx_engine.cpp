@@ -105,7 +105,7 @@ TEST_CASE("ptx: memory outside every allocation is a fault naming the instructio
   CHECK_THAT(r.result.fault, Catch::EndsWith("in ld.global.u32 (line 26 of k): outside every allocation"));
 }
 
-TEST_CASE("ptx: shfl.sync.down sums a warp; partial masks must name present lanes", "[ptx]") {
+TEST_CASE("ptx: shfl.sync.down sums a warp, and a partial mask must name present lanes", "[ptx]") {
   // out[g] = sum over the warp of in (lane 0 holds it), by a butterfly of shfl.down.
   std::string body = std::string(kPrologue) + "\tld.global.u32 %r5, [%rd5];\n";
   for (int o : {16, 8, 4, 2, 1})
@@ -136,7 +136,7 @@ TEST_CASE("ptx: shfl.sync.down sums a warp; partial masks must name present lane
   CHECK(q.out[15] == 14);
 }
 
-TEST_CASE("ptx: bar.sync orders shared memory; without it, a race", "[ptx]") {
+TEST_CASE("ptx: bar.sync orders shared memory, and without it there is a race", "[ptx]") {
   // Each thread writes s[tid], then reads s[tid ^ 1] (its neighbour's).
   auto body = [](bool barrier) {
     return std::string(kPrologue) + "\tmov.u32 %r10, sm;\n\tshl.b32 %r11, %r1, 2;\n\tadd.s32 %r12, %r10, %r11;\n"
@@ -169,7 +169,7 @@ TEST_CASE("ptx: a barrier only some threads of a warp reach is reported", "[ptx]
   CHECK(whole.out[31] == 31);
 }
 
-TEST_CASE("ptx: global memory written by two blocks races; atomics do not", "[ptx]") {
+TEST_CASE("ptx: global memory written by two blocks races, atomics do not", "[ptx]") {
   std::string plain = std::string(kPrologue) + "\tld.global.u32 %r5, [%rd4];\n\tadd.s32 %r5, %r5, 1;\n"
                       "\tst.global.u32 [%rd4], %r5;\n\tret;";
   Run r = run(kernel(plain), 2, 1, std::vector<uint32_t>(1, 0));
