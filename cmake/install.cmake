@@ -10,6 +10,7 @@
 #     include/kcontract/                    the same headers: kernels are built with -I here
 #     adaptors/                             the exec adaptors (the PyTorch adaptor)
 #     backends/cuda/                        the sources the CUDA backend compiles at run time
+#     backends/ptx/runtime/                 the CUDA runtime shim the ptx backend compiles at run time
 #     docs/catalog.md                       the catalogue of the standard classes
 #     examples/..., tests/e2e/kernels/...   the kernels of the calibration manifest that live
 #                                           outside contracts/ and stdlib/ (it names them ../PATH)
