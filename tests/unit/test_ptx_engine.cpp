@@ -219,3 +219,17 @@ TEST_CASE("ptx: rounding modes, conversions, comparisons and NaN", "[ptx]") {
   REQUIRE(decodeOpcode("mul.wide.s32", in = Instr()));
   CHECK(compute(in, 0xffffffffu, 3, 0) == static_cast<uint64_t>(-3));
 }
+
+TEST_CASE("ptx: vector loads and stores, register packing, local memory", "[ptx]") {
+  // Thread g swaps the two words of its pair through local memory: out[2g] = in[2g+1], out[2g+1] = in[2g].
+  std::string body = std::string(kPrologue) +
+                     "\tshl.b32 %r20, %r4, 3;\n\tcvt.u64.u32 %rd20, %r20;\n\tadd.s64 %rd21, %rd3, %rd20;\n"
+                     "\tadd.s64 %rd22, %rd4, %rd20;\n\tld.global.v2.u32 {%r21, %r22}, [%rd21];\n"
+                     "\tmov.b64 %rd23, {%r22, %r21};\n\tmov.u64 %rd24, depot;\n\tcvta.local.u64 %rd25, %rd24;\n"
+                     "\tst.u64 [%rd25], %rd23;\n\tld.local.v2.u32 {%r23, %r24}, [depot];\n"
+                     "\tst.global.v2.u32 [%rd22], {%r23, %r24};\n\tret;";
+  std::vector<uint32_t> in{10, 11, 20, 21, 30, 31, 40, 41};
+  Run r = run(kernel("\t.local .align 8 .b8 depot[8];\n" + body), 1, 4, in);
+  CHECK(r.result.fault.empty());
+  CHECK(r.out == std::vector<uint32_t>{11, 10, 21, 20, 31, 30, 41, 40});
+}
