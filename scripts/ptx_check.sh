@@ -47,6 +47,15 @@ for k in cuda_private_stream:FAIL cuda_illegal_address:CRASH cuda_bad_launch:ERR
     grep ': error: ' "$work/$name.txt"
     expect "$name: not loaded, the unknown instruction named" \
       "$([[ ${total:-0} == 0 ]] && grep -q "unknown instruction 'brkpt'" "$work/$name.txt"; echo $?)" "$total cases"
+  elif [[ $name == cuda_leak ]]; then
+    expect "$name: every case FAIL with device-memory-leak" \
+      "$([[ $total -gt 0 && $got == "$total" ]] && grep -q '"device-memory-leak"' "$work/$name.jsonl"; echo $?)" "$got of $total"
+  elif [[ $name == cuda_private_stream ]]; then
+    expect "$name: every case FAIL with unwritten cells" \
+      "$([[ $total -gt 0 && $got == "$total" ]] && grep -q '"unwritten-cells"' "$work/$name.jsonl"; echo $?)" "$got of $total"
+  elif [[ $name == cuda_bad_launch ]]; then
+    expect "$name: every case ERROR, the runtime's error in the kernel's output" \
+      "$([[ $total -gt 0 && $got == "$total" ]] && grep -q 'invalid configuration argument' "$work/$name.txt"; echo $?)" "$got of $total"
   else
     expect "$name: every case $want" "$([[ $total -gt 0 && $got == "$total" ]]; echo $?)" "$got of $total"
   fi
