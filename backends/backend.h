@@ -1,5 +1,5 @@
 #pragma once
-// The one interface every execution backend implements (host, CUDA, OpenCL, exec). The
+// The one interface every execution backend implements (host, CUDA, OpenCL, exec, ptx). The
 // checker drives a backend only through it, inside a worker process (checker/run/worker.h),
 // so a kernel that crashes or hangs takes only the worker down.
 //
@@ -165,7 +165,7 @@ class Backend {
   }
 };
 
-// The backend of that name (backend_names.h: host, cuda, opencl, exec). A backend not built
+// The backend of that name (backend_names.h: host, cuda, opencl, exec, ptx). A backend not built
 // into this kcontract is returned anyway; its probe() says it is unavailable and why.
 std::unique_ptr<Backend> makeBackend(const std::string& name);
 std::vector<std::string> backendNames();  // kBackendNames

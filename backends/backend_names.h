@@ -14,9 +14,11 @@ inline constexpr char kHostBackend[] = "host";
 inline constexpr char kCudaBackend[] = "cuda";
 inline constexpr char kOpenClBackend[] = "opencl";
 inline constexpr char kExecBackend[] = "exec";
+inline constexpr char kPtxBackend[] = "ptx";
 
 // In the order messages list them.
-inline constexpr std::array<std::string_view, 4> kBackendNames = {kHostBackend, kCudaBackend, kOpenClBackend, kExecBackend};
+inline constexpr std::array<std::string_view, 5> kBackendNames = {kHostBackend, kCudaBackend, kOpenClBackend, kExecBackend,
+                                                                 kPtxBackend};
 
 inline bool isBackendName(std::string_view name) {
   for (std::string_view n : kBackendNames)
@@ -24,7 +26,7 @@ inline bool isBackendName(std::string_view name) {
   return false;
 }
 
-// "host, cuda, opencl and exec".
+// "host, cuda, opencl, exec and ptx".
 inline std::string backendNamesText() {
   std::string s;
   for (size_t i = 0; i < kBackendNames.size(); ++i)

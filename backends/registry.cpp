@@ -3,6 +3,7 @@
 #include "backends/backend.h"
 #include "backends/exec/exec_backend.h"
 #include "backends/host/host_backend.h"
+#include "backends/ptx/ptx_backend.h"
 #ifdef KC_HAVE_CUDA
 #include "backends/cuda/cuda_backend.h"
 #endif
@@ -42,6 +43,7 @@ std::vector<std::string> backendNames() { return {kBackendNames.begin(), kBacken
 std::unique_ptr<Backend> makeBackend(const std::string& name) {
   if (name == kHostBackend) return std::make_unique<HostBackend>();
   if (name == kExecBackend) return std::make_unique<ExecBackend>();
+  if (name == kPtxBackend) return std::make_unique<PtxBackend>();
 #ifdef KC_HAVE_CUDA
   if (name == kCudaBackend) return std::make_unique<CudaBackend>();
 #else

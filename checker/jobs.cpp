@@ -18,7 +18,7 @@ struct CompileInputs {
   std::vector<std::string> includeDirs;
 };
 
-// "host, cuda, opencl or exec".
+// "host, cuda, opencl, exec or ptx".
 std::string backendChoices() {
   std::string s = backend::backendNamesText();
   size_t last = s.rfind(" and ");

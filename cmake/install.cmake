@@ -10,6 +10,7 @@
 #     include/kcontract/                    the same headers: kernels are built with -I here
 #     adaptors/                             the exec adaptors (the PyTorch adaptor)
 #     backends/cuda/                        the sources the CUDA backend compiles at run time
+#     backends/ptx/runtime/                 the CUDA runtime shim the ptx backend compiles at run time
 #     docs/catalog.md                       the catalogue of the standard classes
 #     examples/..., tests/e2e/kernels/...   the kernels of the calibration manifest that live
 #                                           outside contracts/ and stdlib/ (it names them ../PATH)
@@ -28,6 +29,8 @@ install(DIRECTORY adaptors DESTINATION ${KC_DATA} COMPONENT data USE_SOURCE_PERM
 install(FILES backends/cuda/noise_kernel.cu DESTINATION ${KC_DATA}/backends/cuda COMPONENT data)
 install(FILES backends/cuda/support/kc_cuda_support.cu backends/cuda/support/kc_cuda_support.h
   DESTINATION ${KC_DATA}/backends/cuda/support COMPONENT data)
+install(FILES backends/ptx/runtime/kc_ptx_runtime.cpp backends/ptx/runtime/kc_ptx_hooks.h
+  DESTINATION ${KC_DATA}/backends/ptx/runtime COMPONENT data)
 install(FILES docs/catalog.md DESTINATION ${KC_DATA}/docs COMPONENT data)
 
 # The manifest's kernels outside contracts/ and stdlib/ ("conforming: ../examples/...") keep

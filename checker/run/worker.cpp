@@ -136,8 +136,11 @@ sandbox::CellSpec workerCell(const backend::Backend& backend, size_t runBytes, c
   char key[17];
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(plan::fnv1a64(backend.name() + "\n" + artefact)));
   spec.jitCache = backend::cacheDir() + "/jit/" + key;
-  spec.gpuDevices = backend.name() != "host";
-  if (backend.name() == "host") spec.limits.addressBytes = std::max<uint64_t>(16ull << 30, 4 * static_cast<uint64_t>(runBytes));
+  // Backends whose kernels run on the CPU in the worker's own memory (the ptx backend
+  // interprets CUDA kernels there): no GPU device nodes, and the host's address-space limit.
+  const bool onCpu = backend.name() == backend::kHostBackend || backend.name() == backend::kPtxBackend;
+  spec.gpuDevices = !onCpu;
+  if (onCpu) spec.limits.addressBytes = std::max<uint64_t>(16ull << 30, 4 * static_cast<uint64_t>(runBytes));
   return spec;
 }
 

@@ -35,8 +35,8 @@ TEST_CASE("registries: the dtype table is the kernel ABI's, with its sizes", "[r
 }
 
 TEST_CASE("registries: every backend name makes that backend", "[registries][backend]") {
-  CHECK(kc::backend::backendNamesText() == "host, cuda, opencl and exec");
-  CHECK(kc::backend::backendNames() == std::vector<std::string>{"host", "cuda", "opencl", "exec"});
+  CHECK(kc::backend::backendNamesText() == "host, cuda, opencl, exec and ptx");
+  CHECK(kc::backend::backendNames() == std::vector<std::string>{"host", "cuda", "opencl", "exec", "ptx"});
   for (std::string_view name : kc::backend::kBackendNames) {
     CHECK(kc::backend::isBackendName(name));
     CHECK(kc::backend::makeBackend(std::string(name))->name() == name);
