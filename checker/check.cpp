@@ -246,6 +246,7 @@ bool CaseRun::runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uin
     rec.message = e.what();
   }
   workerTimer.stop();
+  if (opts.onLaunch && !rec.loadFailed) opts.onLaunch(c, k, setup, rec);
   if (rec.loadFailed) {
     loadError = rec.message;
     attempt.verdict = Verdict::Error;
@@ -532,6 +533,7 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
       r.repro = formatRepro(reproFor(job, r, "-", opts));  // inputs not generated: nothing to compare
     ++done;
     sink(r);
+    if (opts.stopAfter && opts.stopAfter(r)) break;
   }
   return stats;
 }

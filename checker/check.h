@@ -70,6 +70,11 @@ struct RunOptions {
   std::function<void(plan::Plan&)> rewritePlan;
   const run::Allclose* allclose = nullptr;
   run::PhaseTimes* phases = nullptr;   // benchmarks: where the time goes (run/phase_times.h)
+  // Mutation analysis (mutate/): each run's launch record (its output images) with the case
+  // and seed, before the verdict; and, after each case's result, whether the job stops there
+  // (a mutant already killed need not run the rest of the plan).
+  std::function<void(const plan::Case&, size_t seedIndex, const run::CaseSetup&, const run::LaunchRecord&)> onLaunch;
+  std::function<bool(const report::CaseResult&)> stopAfter;
 };
 
 struct JobStats {
