@@ -26,6 +26,7 @@ struct MutateCliOptions {
   std::string format = "text";
   std::string out;
   std::string dims;
+  std::string maxMemory;
   std::string operators;  // comma-separated
   double minScore = -1;   // --min-score PCT
   bool noBaseline = false;
@@ -51,6 +52,8 @@ int runMutate(MutateCliOptions o, const GlobalOptions& opts) {
     return usage("give the contract: --op NAME (the op's standard contract) or contract files or IDs after the kernel");
   if (!o.dims.empty())
     if (std::string why = parseDims(o.dims, o.m.run.narrow.dims); !why.empty()) return usage(why);
+  if (!o.maxMemory.empty() && !parseBytes(o.maxMemory, o.m.run.maxCaseBytes))
+    return usage("--max-memory is a size such as 512M or 4G (1 byte to 1024T); not '" + o.maxMemory + "'");
   o.m.operators = commaList(o.operators);
   o.m.baseline = !o.noBaseline;
   o.m.jobs.impl = o.kernel;
@@ -111,6 +114,7 @@ void addMutateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& 
       ->check(CLI::Range(0.0, 100.0));
   sub->add_option("--dtype", o->m.run.dtype, "Run only the cases at this dtype (as check --dtype)");
   sub->add_option("--dims", o->dims, "Run only the cases whose dims are in these ranges (as check --dims): R=1..64,H=32");
+  sub->add_option("--max-memory", o->maxMemory, "Host memory a case may use (as check --max-memory); larger cases are SKIPPED: a smaller plan, sooner");
   sub->add_option("--seed", o->m.run.seed, "The base seed of every plan (default 0)")->check(integerValue(0, UINT64_MAX));
   o->m.run.timeoutSeconds = 5;
   sub->add_option("--timeout", o->m.run.timeoutSeconds, "Seconds one run of a case may take before it is killed (default 5)")

@@ -1,10 +1,10 @@
 #include "cli/flag_values.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <algorithm>
 
 namespace kc::driver {
 
@@ -87,6 +87,29 @@ std::string parseLayouts(const std::string& text, std::vector<std::string>& out)
     at = end + 1;
   }
   return "";
+}
+
+// "4G", "512M", "1000000": bytes.
+bool parseBytes(const std::string& s, uint64_t& out) {
+  if (s.empty()) return false;
+  size_t end = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &end);
+  } catch (...) {
+    return false;
+  }
+  std::string unit = s.substr(end);
+  double scale = unit.empty() || unit == "B" ? 1 : unit == "K" || unit == "KiB" ? 1024.0
+               : unit == "M" || unit == "MiB" ? 1048576.0 : unit == "G" || unit == "GiB" ? 1073741824.0 : -1;
+  // A number of digits and '.': no "nan", "inf", sign, exponent or hex; a whole byte or more,
+  // and at most 1 PiB (std::stod takes all of those, and NaN passed `v <= 0`).
+  std::string number = s.substr(0, end);
+  if (number.find_first_not_of("0123456789.") != std::string::npos) return false;
+  double bytes = v * scale;
+  if (scale < 0 || !std::isfinite(bytes) || !(bytes >= 1) || bytes > 1125899906842624.0) return false;
+  out = static_cast<uint64_t>(bytes);
+  return true;
 }
 
 }  // namespace kc::driver

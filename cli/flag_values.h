@@ -37,4 +37,7 @@ std::string parseDims(const std::string& text, std::map<std::string, std::pair<i
 // --layouts "contiguous,padded": layout kinds. "" when they are all known, else what is wrong.
 std::string parseLayouts(const std::string& text, std::vector<std::string>& out);
 
+// --max-memory "4G", "512M", "1000000": bytes (1 byte to 1 PiB). False when it does not parse.
+bool parseBytes(const std::string& s, uint64_t& out);
+
 }  // namespace kc::driver

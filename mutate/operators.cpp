@@ -68,6 +68,9 @@ void relational(const KernelAst&, const Node& n, std::vector<Mutant>& out) {
 // --- accumulate: += -> = (and -=, *=) ---------------------------------------------------
 void accumulate(const KernelAst&, const Node& n, std::vector<Mutant>& out) {
   if (n.kind != NodeKind::CompoundAssign || (n.op != "+=" && n.op != "-=" && n.op != "*=")) return;
+  // An accumulator holds values; `i += 8` steps a loop.
+  const Node* lhs = strip(n.child(0));
+  if (!lhs || lhs->typeClass != TypeClass::Floating) return;
   swapOp("accumulate", "accumulator", n, "=", out);
 }
 

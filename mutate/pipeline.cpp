@@ -147,6 +147,8 @@ bool runMutation(Compilation& c, MutateOptions o, bool warningsAsErrors, Mutatio
   // original: every case, every output recorded; it must pass.
   KernelRun original = runKernel(jobs, report.kernel, o.run, "");
   if (!original.built) return fail(error, "the unmutated kernel " + report.kernel + " could not be built: " + original.buildError);
+  if (original.digests.empty())
+    return fail(error, "no case of the plan ran the unmutated kernel (every one skipped or narrowed away): nothing to kill mutants with");
   report.originalCases = original.cases;
   report.originalKills = original.killed ? 1 : 0;
   report.originalFailure = original.firstFailure;
