@@ -226,6 +226,18 @@ struct Converter {
   }
 };
 
+// Without a CUDA toolkit, what its headers would declare that kernels use most.
+constexpr const char* kCudaPreludeName = "/kcontract-cuda-prelude.h";
+constexpr const char* kCudaPrelude =
+    "#define __global__ __attribute__((global))\n#define __device__ __attribute__((device))\n"
+    "#define __host__ __attribute__((host))\n#define __shared__ __attribute__((shared))\n"
+    "#define __constant__ __attribute__((constant))\n#define __forceinline__ inline\n"
+    "struct kc_uint3 { unsigned x, y, z; };\n"
+    "extern const __device__ kc_uint3 threadIdx, blockIdx, blockDim, gridDim;\n"
+    "__device__ void __syncthreads(); __device__ void __syncwarp(unsigned = 0xffffffffu);\n"
+    "__device__ float atomicAdd(float*, float); __device__ double atomicAdd(double*, double);\n"
+    "__device__ int atomicAdd(int*, int);\n";
+
 std::vector<std::string> languageArgs(Language l) {
   switch (l) {
     // libclang 14 does not know _Float16 on x86-64 (GCC, which builds host kernels, does):
@@ -237,8 +249,19 @@ std::vector<std::string> languageArgs(Language l) {
       std::vector<std::string> a = {"-x", "cuda", "--cuda-host-only", "-nocudalib", "-std=c++17"};
       const char* home = std::getenv("CUDA_HOME");
       std::string cuda = home && *home ? home : "/usr/local/cuda";
-      if (fs::is_directory(cuda + "/include")) a.push_back("--cuda-path=" + cuda);
-      else a.push_back("-nocudainc");
+      // clang 14's CUDA wrapper headers need texture headers CUDA 12 removed: without them,
+      // the few names kernels use come from a prelude, and the toolkit's own headers (for
+      // cuda_bf16.h and the like) are searched as system headers.
+      a.push_back("-nocudainc");
+      a.push_back("-include");
+      a.push_back(kCudaPreludeName);
+      // (A kernel calling the toolkit's bf16/fp16 device functions does not parse this way:
+      // they are declared only for nvcc or clang's wrappers. docs/mutate.md, Languages.)
+      if (fs::is_directory(cuda + "/include")) a.push_back("-isystem" + cuda + "/include");
+      // clang 14's texture intrinsics header needs the texture references CUDA 12 removed:
+      // skipped (nothing of it is a kernel's own code), by its include guard.
+      a.push_back("-D__CLANG_CUDA_TEXTURE_INTRINSICS_H__");
+      a.push_back("-Wno-unknown-cuda-version");
       return a;
     }
   }
@@ -303,7 +326,8 @@ KernelAst parseKernel(const std::string& path, const std::vector<std::string>& i
 
   CXIndex index = clang_createIndex(0, 0);
   CXTranslationUnit tu = nullptr;
-  CXErrorCode rc = clang_parseTranslationUnit2(index, path.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr, 0,
+  CXUnsavedFile prelude{kCudaPreludeName, kCudaPrelude, static_cast<unsigned long>(std::strlen(kCudaPrelude))};
+  CXErrorCode rc = clang_parseTranslationUnit2(index, path.c_str(), argv.data(), static_cast<int>(argv.size()), &prelude, 1,
                                                CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &tu);
   if (rc != CXError_Success || !tu) {
     clang_disposeIndex(index);

@@ -1,6 +1,7 @@
 #include "mutate/operators.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -129,8 +130,12 @@ void tailLoop(const KernelAst& ast, const Node& n, std::vector<Mutant>& out) {
   else if (init->kind == NodeKind::BinaryOp && init->op == "=")
     value = strip(init->child(1));
   if (!value || value->kind != NodeKind::DeclRef) return;
+  // A body that is an expression statement ends before its `;` (which stays).
+  size_t after = n.end;
+  while (after < ast.text.size() && std::isspace(static_cast<unsigned char>(ast.text[after]))) ++after;
+  bool semicolon = after < ast.text.size() && ast.text[after] == ';';
   out.push_back(make("tail-loop", "tail", n, "the tail loop from " + quote(text(ast, value)) + " dropped",
-                     {{n.begin, n.end, "/* tail loop dropped */;"}}));
+                     {{n.begin, n.end, semicolon ? "/* tail loop dropped */" : "/* tail loop dropped */;"}}));
 }
 
 // --- barrier: __syncthreads(), barrier(...) dropped ------------------------------------------
