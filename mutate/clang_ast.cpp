@@ -1,6 +1,9 @@
 // libclang's room: parses a kernel file and converts its cursors into mutate/ast.h's tree.
-// No clang-c type leaves this file.
+// No clang-c type leaves this file. libclang (and the LLVM library under it, ~140 MB) is not
+// linked: it is loaded with dlopen the first time a kernel is parsed, so only `kcontract
+// mutate` needs it, and every other command starts as fast as before.
 #include <clang-c/Index.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cctype>
@@ -20,6 +23,84 @@ namespace kc::mutate {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The libclang functions used here, looked up in the library once.
+#define KC_CLANG_FUNCTIONS(X) \
+  X(clang_File_isEqual) X(clang_Location_isFromMainFile) X(clang_Type_getSizeOf) X(clang_createIndex) X(clang_disposeDiagnostic) X(clang_disposeIndex) X(clang_disposeString) X(clang_disposeTranslationUnit) X(clang_getArrayElementType) X(clang_getCString) X(clang_getCanonicalType) X(clang_getCursorExtent) X(clang_getCursorKind) X(clang_getCursorLocation) X(clang_getCursorReferenced) X(clang_getCursorSpelling) X(clang_getCursorType) X(clang_getDiagnostic) X(clang_getDiagnosticLocation) X(clang_getDiagnosticSeverity) X(clang_getDiagnosticSpelling) X(clang_getExpansionLocation) X(clang_getFileName) X(clang_getIncludedFile) X(clang_getLocationForOffset) X(clang_getNumDiagnostics) X(clang_getRangeEnd) X(clang_getRangeStart) X(clang_getSpellingLocation) X(clang_getTranslationUnitCursor) X(clang_getTypeSpelling) X(clang_isAttribute) X(clang_isCursorDefinition) X(clang_parseTranslationUnit2) X(clang_visitChildren)
+
+struct ClangApi {
+#define KC_FIELD(f) decltype(&::f) f = nullptr;
+  KC_CLANG_FUNCTIONS(KC_FIELD)
+#undef KC_FIELD
+};
+
+// KC_LIBCLANG (a path), else Debian's sonames, else the library found at configure time.
+const ClangApi& clangApi() {
+  static ClangApi api;
+  static std::string error;
+  static bool loaded = [] {
+    std::vector<std::string> names;
+    if (const char* env = std::getenv("KC_LIBCLANG"); env && *env) names.push_back(env);
+    names.insert(names.end(), {"libclang-14.so.13", "libclang-14.so.1", "libclang.so.1", KC_LIBCLANG_PATH});
+    void* lib = nullptr;
+    for (const auto& n : names)
+      if ((lib = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
+    if (!lib) {
+      error = "kcontract mutate needs libclang (Debian: libclang1-14 and libclang-common-14-dev; or KC_LIBCLANG=PATH): " +
+              std::string(dlerror());
+      return false;
+    }
+#define KC_LOOKUP(f)                                                  \
+  api.f = reinterpret_cast<decltype(&::f)>(dlsym(lib, #f));           \
+  if (!api.f) {                                                       \
+    error = "the libclang loaded has no " #f " (libclang 14 or later)"; \
+    return false;                                                     \
+  }
+    KC_CLANG_FUNCTIONS(KC_LOOKUP)
+#undef KC_LOOKUP
+    return true;
+  }();
+  if (!loaded) throw ParseError(error);
+  return api;
+}
+
+// Below, every libclang call goes through the table.
+#define clang_File_isEqual clangApi().clang_File_isEqual
+#define clang_Location_isFromMainFile clangApi().clang_Location_isFromMainFile
+#define clang_Type_getSizeOf clangApi().clang_Type_getSizeOf
+#define clang_createIndex clangApi().clang_createIndex
+#define clang_disposeDiagnostic clangApi().clang_disposeDiagnostic
+#define clang_disposeIndex clangApi().clang_disposeIndex
+#define clang_disposeString clangApi().clang_disposeString
+#define clang_disposeTranslationUnit clangApi().clang_disposeTranslationUnit
+#define clang_getArrayElementType clangApi().clang_getArrayElementType
+#define clang_getCString clangApi().clang_getCString
+#define clang_getCanonicalType clangApi().clang_getCanonicalType
+#define clang_getCursorExtent clangApi().clang_getCursorExtent
+#define clang_getCursorKind clangApi().clang_getCursorKind
+#define clang_getCursorLocation clangApi().clang_getCursorLocation
+#define clang_getCursorReferenced clangApi().clang_getCursorReferenced
+#define clang_getCursorSpelling clangApi().clang_getCursorSpelling
+#define clang_getCursorType clangApi().clang_getCursorType
+#define clang_getDiagnostic clangApi().clang_getDiagnostic
+#define clang_getDiagnosticLocation clangApi().clang_getDiagnosticLocation
+#define clang_getDiagnosticSeverity clangApi().clang_getDiagnosticSeverity
+#define clang_getDiagnosticSpelling clangApi().clang_getDiagnosticSpelling
+#define clang_getExpansionLocation clangApi().clang_getExpansionLocation
+#define clang_getFileName clangApi().clang_getFileName
+#define clang_getIncludedFile clangApi().clang_getIncludedFile
+#define clang_getLocationForOffset clangApi().clang_getLocationForOffset
+#define clang_getNumDiagnostics clangApi().clang_getNumDiagnostics
+#define clang_getRangeEnd clangApi().clang_getRangeEnd
+#define clang_getRangeStart clangApi().clang_getRangeStart
+#define clang_getSpellingLocation clangApi().clang_getSpellingLocation
+#define clang_getTranslationUnitCursor clangApi().clang_getTranslationUnitCursor
+#define clang_getTypeSpelling clangApi().clang_getTypeSpelling
+#define clang_isAttribute clangApi().clang_isAttribute
+#define clang_isCursorDefinition clangApi().clang_isCursorDefinition
+#define clang_parseTranslationUnit2 clangApi().clang_parseTranslationUnit2
+#define clang_visitChildren clangApi().clang_visitChildren
+
 
 std::string take(CXString s) {
   const char* c = clang_getCString(s);
