@@ -164,7 +164,7 @@ TEST_CASE("mutate: scale, eps, NaN-unsafe max and the NaN check") {
   CHECK(k.diff(nan[1]) == "-  if (isnan(s)) return 0;\n+  if (0) return 0;\n");
 }
 
-TEST_CASE("mutate: barrier removal and atomics on CUDA; barrier() on OpenCL") {
+TEST_CASE("mutate: barrier removal and atomics on CUDA, barrier() on OpenCL") {
   Kernel cu("k.cu", "__global__ void kc_r(float* out, const float* x) {\n"
                     "  __syncthreads();\n  out[0] += x[0];\n}\n");
   auto bar = cu.mutants("kc_r", "barrier");
