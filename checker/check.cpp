@@ -248,6 +248,7 @@ bool CaseRun::runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uin
     rec.message = e.what();
   }
   workerTimer.stop();
+  if (opts.onLaunch && !rec.loadFailed) opts.onLaunch(c, k, setup, rec);
   if (rec.loadFailed) {
     loadError = rec.message;
     attempt.verdict = Verdict::Error;
@@ -535,7 +536,9 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
       r.repro = formatRepro(reproFor(job, r, "-", opts));  // inputs not generated: nothing to compare
     ++done;
     sink(r);
+    bool stop = opts.stopAfter && opts.stopAfter(r);
     ran.push_back(std::move(r));
+    if (stop) break;
   }
   if (opts.diagnose && !opts.allclose && avail.available && buildError.empty() && stats.kernelError.empty()) {
     diagnose::ProbeContext probes;

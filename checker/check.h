@@ -75,6 +75,11 @@ struct RunOptions {
   // A failing job's diagnosis with its re-runs (checker/diagnose/); replay and calibration
   // judge cases one by one and leave it off.
   bool diagnose = true;
+  // Mutation analysis (mutate/): each run's launch record (its output images) with the case
+  // and seed, before the verdict; and, after each case's result, whether the job stops there
+  // (a mutant already killed need not run the rest of the plan).
+  std::function<void(const plan::Case&, size_t seedIndex, const run::CaseSetup&, const run::LaunchRecord&)> onLaunch;
+  std::function<bool(const report::CaseResult&)> stopAfter;
 };
 
 struct JobStats {

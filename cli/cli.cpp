@@ -43,6 +43,7 @@ int run(int argc, char** argv) {
   addCheckCommand(app, commands);
   addReplayCommand(app, commands);
   addCalibrateCommand(app, commands);
+  addMutateCommand(app, commands);
   addCatalogCommands(app, commands);
 
   try {

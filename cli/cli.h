@@ -38,6 +38,7 @@ void addProveCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
 void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addReplayCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addCalibrateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addMutateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addCatalogCommands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 
 }  // namespace kc::driver

@@ -4,7 +4,10 @@
 // zero where it means nothing, out of range) is a usage error, exit 2, with a message that
 // names the flag and the value (docs/checking.md, "Input rules").
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace CLI {
 class Validator;
@@ -27,5 +30,14 @@ CLI::Validator integerValue(uint64_t lo, uint64_t hi);
 // why not ("'nan' is not a number of seconds (0 < S <= 1000000)"). `out` is set when valid.
 std::string checkSeconds(const std::string& text, double& out);
 std::string checkInteger(const std::string& text, uint64_t lo, uint64_t hi, uint64_t& out);
+
+// --dims "R=1..64,H=32": each dim's range (N is N..N). "" when it parses, else what is wrong
+// (check and mutate).
+std::string parseDims(const std::string& text, std::map<std::string, std::pair<int64_t, int64_t>>& out);
+// --layouts "contiguous,padded": layout kinds. "" when they are all known, else what is wrong.
+std::string parseLayouts(const std::string& text, std::vector<std::string>& out);
+
+// --max-memory "4G", "512M", "1000000": bytes (1 byte to 1 PiB). False when it does not parse.
+bool parseBytes(const std::string& s, uint64_t& out);
 
 }  // namespace kc::driver

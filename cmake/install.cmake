@@ -70,11 +70,12 @@ set(CPACK_STRIP_FILES ON)
 # The packages of the shared libraries kcontract links (readelf -d: NEEDED; dpkg -S; the
 # versions dpkg-shlibdeps gives on Debian 12), and a C compiler with the C library's headers:
 # host kernels are compiled at run time (cc). g++ builds .cpp kernels, python3 runs the
-# PyTorch adaptor.
+# PyTorch adaptor. Recommended: libclang1-14, which kcontract mutate loads (dlopen) to parse
+# kernel sources, and clang's own headers it parses with (libclang-common-14-dev).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
   "libantlr4-runtime4.9 (>= 4.9+dfsg), libc6 (>= 2.34), libcvc5-1 (>= 1.0.3), libgcc-s1 (>= 7), libopenblas0, \
 libseccomp2 (>= 0.0.0~20120605), libssl3 (>= 3.0.0), libstdc++6 (>= 12), libyaml-cpp0.7 (>= 0.7.0), \
 ocl-icd-libopencl1 | libopencl1, gcc, libc6-dev")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "g++, python3")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "g++, python3, libclang1-14, libclang-common-14-dev")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "pocl-opencl-icd")
 include(CPack)

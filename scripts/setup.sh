@@ -16,6 +16,8 @@ PACKAGES=(
   libopenblas-dev
   # fuzzing (libFuzzer) with clang
   clang libclang-rt-14-dev
+  # kcontract mutate: mutation operators over kernel sources, at the AST level (libclang's C API)
+  libclang-14-dev
   # OpenCL backend: headers, the ICD loader, and PoCL (a CPU OpenCL device) to run it on
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   # exec backend tests: NumPy adaptors, and the PyTorch adaptor on the CPU (~1 GB installed)

@@ -1,23 +1,26 @@
 #!/usr/bin/env python3
 """The include layers (docs: README "Layout"), bottom to top:
 
-    include  <-  {stdlib, sandbox}  <-  {contracts, backends}  <-  compiler  <-  {prover, checker}  <-  {cli, bench}
+    include  <-  {stdlib, sandbox}  <-  {contracts, backends}  <-  compiler  <-  {prover, checker}  <-  mutate  <-  {cli, bench}
 
 A folder may include itself and anything lower; folders on one level do not include each
 other. Reads every `#include "..."` of the tree's C, C++ and CUDA files (not build folders,
 not tests/) and fails, naming FILE:LINE, when a file includes one of a higher (or a sibling)
-layer, or when a file outside prover/smt/ includes a cvc5 header. Usage: check_layers.py [ROOT] (default: the repository this script is in).
+layer, when a file outside prover/smt/ includes a cvc5 header, or a file other than
+mutate/clang_ast.cpp a libclang (clang-c) header. Usage: check_layers.py [ROOT] (default: the repository this script is in).
 """
 import os
 import re
 import sys
 
-LAYERS = [["include"], ["stdlib", "sandbox"], ["contracts", "backends"], ["compiler"], ["prover", "checker"], ["cli", "bench"]]
+LAYERS = [["include"], ["stdlib", "sandbox"], ["contracts", "backends"], ["compiler"], ["prover", "checker"], ["mutate"], ["cli", "bench"]]
 RANK = {folder: rank for rank, level in enumerate(LAYERS) for folder in level}
 SOURCE = (".h", ".hpp", ".c", ".cc", ".cpp", ".cu", ".cuh")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 CVC5 = re.compile(r'^\s*#\s*include\s+[<"](cvc5/[^>"]+)[>"]')
 CVC5_HOME = os.path.join("prover", "smt") + os.sep
+CLANG = re.compile(r'^\s*#\s*include\s+[<"](clang-c/[^>"]+)[>"]')
+CLANG_HOME = os.path.join("mutate", "clang_ast.cpp")
 SKIP_TOP = {"tests", ".git", "Testing"}
 
 
@@ -57,6 +60,10 @@ def main():
                         if cvc5 and not os.path.relpath(path, root).startswith(CVC5_HOME):
                             violations.append(f"{os.path.relpath(path, root)}:{number}: includes <{cvc5.group(1)}>; "
                                               f"only prover/smt/ includes cvc5")
+                        clang = CLANG.match(line)
+                        if clang and os.path.relpath(path, root) != CLANG_HOME:
+                            violations.append(f"{os.path.relpath(path, root)}:{number}: includes <{clang.group(1)}>; "
+                                              f"only mutate/clang_ast.cpp includes libclang")
                         m = INCLUDE.match(line)
                         if not m:
                             continue

@@ -1,0 +1,104 @@
+#include "mutate/kill_matrix.h"
+
+#include <algorithm>
+#include <mutex>
+
+#include "checker/run/judge.h"
+#include "compiler/plan/planner.h"
+#include "mutate/families.h"
+
+namespace kc::mutate {
+
+namespace {
+
+using report::Verdict;
+
+constexpr size_t kMaxUnnamedKills = 4;
+
+// FNV-1a over the output images of one run.
+uint64_t outputsDigest(const run::CaseSetup& setup, const run::LaunchRecord& rec) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t a = 0; a < setup.args.size() && a < rec.images.size(); ++a) {
+    if (!setup.args[a].output) continue;
+    for (const auto& image : rec.images[a])
+      for (uint8_t b : image) h = (h ^ b) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull;  // between arguments
+  }
+  return h;
+}
+
+void note(KernelRun& out, const report::CaseResult& r, const std::string& family) {
+  ++out.cases;
+  if (r.verdict != Verdict::Pass && out.firstFailure.empty())
+    out.firstFailure = r.caseId + " " + std::string(report::verdictName(r.verdict)) + ": " + r.reason;
+  if (!report::isViolation(r.verdict)) return;
+  std::string sigs;
+  for (const auto& s : r.signatures) sigs += (sigs.empty() ? "" : ", ") + s;
+  if (!out.killed) out.killedBy = r.caseId + " " + std::string(report::verdictName(r.verdict)) + (sigs.empty() ? "" : " (" + sigs + ")");
+  out.killed = true;
+  for (const auto& s : r.signatures)
+    if (std::find(out.signatures.begin(), out.signatures.end(), s) == out.signatures.end()) out.signatures.push_back(s);
+  if (!family.empty() && namedBy(family, r.signatures)) {
+    out.named = true;
+    out.killedBy = r.caseId + " " + std::string(report::verdictName(r.verdict)) + " (" + sigs + ")";
+  }
+}
+
+KernelRun runJobs(const std::vector<check::Job>& jobs, const std::string& kernelPath, check::RunOptions run,
+                  const std::string& family, bool stopEarly) {
+  KernelRun out;
+  run.diagnose = false;  // a mutant is named by the signatures its cases match, case by case
+  for (size_t j = 0; j < jobs.size() && !(stopEarly && out.named); ++j) {
+    check::Job job = jobs[j];
+    job.kernel.path = kernelPath;
+    run.onLaunch = [&, j](const plan::Case& c, size_t seedIndex, const run::CaseSetup& setup, const run::LaunchRecord& rec) {
+      out.digests[{j, c.number, seedIndex}] = outputsDigest(setup, rec);
+    };
+    // A mutant stops at its first named kill. A FAIL not named runs on, looking for a case
+    // that names it, for at most kMaxUnnamedKills kills; a CRASH, TIMEOUT or ERROR (which
+    // carry no signature) stops it at once.
+    size_t kills = 0;
+    if (stopEarly)
+      run.stopAfter = [&](const report::CaseResult& r) {
+        if (!report::isViolation(r.verdict)) return out.named;
+        ++kills;
+        return out.named || r.verdict != Verdict::Fail || kills >= kMaxUnnamedKills;
+      };
+    check::JobStats st = check::runJob(job, run, [&](const report::CaseResult& r) { note(out, r, family); });
+    if (!st.kernelError.empty()) {
+      out.built = false;
+      out.buildError = st.kernelError.substr(0, st.kernelError.find('\n'));
+      return out;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+KernelRun runKernel(const std::vector<check::Job>& jobs, const std::string& kernelPath, const check::RunOptions& run,
+                    const std::string& family) {
+  return runJobs(jobs, kernelPath, run, family, !family.empty());
+}
+
+KernelRun runAllclose(const std::vector<check::Job>& jobs, const std::string& kernelPath, const check::RunOptions& run) {
+  check::RunOptions plain = run;
+  run::Allclose ac;
+  plain.allclose = &ac;
+  plain.dtype.clear();
+  plain.narrow = {};
+  KernelRun out;
+  // One job is the baseline: the first contract's friendly case (a plain allclose has no
+  // classes, so every job of the kernel would be the same test).
+  if (jobs.empty()) return out;
+  const sema::ContractInfo* ct = jobs.front().contract;
+  plain.rewritePlan = [&](plan::Plan& p) {
+    plan::Options po;
+    po.seed = run.seed;
+    p = plan::friendlyPlan(*ct, po, 5);
+  };
+  std::vector<check::Job> first = {jobs.front()};
+  return runJobs(first, kernelPath, plain, "", false);
+}
+
+}  // namespace kc::mutate

@@ -1,0 +1,188 @@
+#include "mutate/pipeline.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "mutate/ast.h"
+#include "mutate/families.h"
+#include "mutate/operators.h"
+#include "mutate/workdir.h"
+
+namespace kc::mutate {
+
+namespace {
+
+bool fail(MutateError& error, const std::string& message, bool located = false) {
+  error = {message, located};
+  return false;
+}
+
+double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// A survivor with the original's outputs on every run of every case is equivalent.
+bool sameOutputs(const OutputDigests& original, const OutputDigests& mutant) {
+  if (mutant.empty()) return false;
+  for (const auto& [key, digest] : mutant) {
+    auto it = original.find(key);
+    if (it == original.end() || it->second != digest) return false;
+  }
+  return mutant.size() == original.size();
+}
+
+void runOne(const std::vector<check::Job>& jobs, const MutateOptions& o, const OutputDigests& original,
+            const std::string& path, MutantResult& m) {
+  auto start = std::chrono::steady_clock::now();
+  m.contract = runKernel(jobs, path, o.run, m.mutant.family);
+  if (!m.contract.built) m.outcome = Outcome::NotBuilt;
+  else if (m.contract.killed) m.outcome = Outcome::Killed;
+  else if (sameOutputs(original, m.contract.digests)) m.outcome = Outcome::Equivalent;
+  else m.outcome = Outcome::Survived;
+  m.contract.digests.clear();
+  if (o.baseline && (m.outcome == Outcome::Killed || m.outcome == Outcome::Survived)) {
+    m.allclose = runAllclose(jobs, path, o.run);
+    m.allclose.digests.clear();
+    m.allcloseRan = true;
+  }
+  m.seconds = since(start);
+}
+
+}  // namespace
+
+const char* outcomeName(Outcome o) {
+  switch (o) {
+    case Outcome::NotBuilt: return "not-built";
+    case Outcome::Killed: return "killed";
+    case Outcome::Survived: return "survived";
+    case Outcome::Equivalent: return "equivalent";
+  }
+  return "?";
+}
+
+std::vector<FamilyScore> scoreFamilies(const std::vector<MutantResult>& mutants) {
+  std::vector<FamilyScore> out;
+  FamilyScore all;
+  all.family = "all";
+  auto add = [](FamilyScore& f, const MutantResult& m) {
+    ++f.mutants;
+    if (m.outcome == Outcome::NotBuilt) ++f.notBuilt;
+    if (m.outcome == Outcome::Equivalent) ++f.equivalent;
+    if (m.outcome == Outcome::Killed || m.outcome == Outcome::Survived) ++f.scored;
+    if (m.outcome == Outcome::Killed) ++f.killed;
+    if (m.outcome == Outcome::Killed && m.contract.named) ++f.named;
+    if (m.allcloseRan && m.allclose.killed) ++f.allcloseKilled;
+  };
+  for (const auto& fam : families()) {
+    FamilyScore f;
+    f.family = fam.name;
+    for (const auto& m : mutants)
+      if (m.mutant.family == fam.name) add(f, m);
+    if (f.mutants) out.push_back(f);
+  }
+  for (const auto& m : mutants) add(all, m);
+  out.push_back(all);
+  return out;
+}
+
+bool runMutation(Compilation& c, MutateOptions o, bool warningsAsErrors, MutationReport& report, MutateError& error,
+                 const MutantDone& done) {
+  auto start = std::chrono::steady_clock::now();
+  report.listOnly = o.listOnly;
+  // jobs: the contracts and the kernel, as `check` has them.
+  std::vector<check::Job> jobs;
+  check::JobError jerr;
+  if (!check::buildJobs(c, o.jobs, warningsAsErrors, jobs, jerr)) return fail(error, jerr.message, jerr.located);
+  o.run.includeDirs = o.jobs.includeDirs;
+  report.kernel = jobs.front().kernel.path;
+  report.entry = jobs.front().kernel.entry;
+  report.backend = jobs.front().backend;
+  for (const auto& j : jobs) report.contracts.push_back(j.contract->id);
+
+  // parse
+  KernelAst ast;
+  try {
+    ast = parseKernel(report.kernel, o.jobs.includeDirs);
+  } catch (const ParseError& e) {
+    return fail(error, e.what(), true);
+  }
+  report.language = languageName(ast.language);
+  if (!ast.function(report.entry))
+    return fail(error, report.kernel + ": defines no function '" + report.entry + "' (the kernel's entry)");
+
+  // generate
+  for (const auto& name : o.operators)
+    if (std::none_of(operators().begin(), operators().end(), [&](const Operator& op) { return name == op.name; })) {
+      std::string list;
+      for (const auto& op : operators()) list += (list.empty() ? "" : ", ") + std::string(op.name);
+      return fail(error, "unknown operator '" + name + "'; the operators are: " + list);
+    }
+  std::vector<Mutant> mutants = generateMutants(ast, report.entry, o.operators);
+  if (!o.only.empty()) {
+    for (const auto& id : o.only)
+      if (std::none_of(mutants.begin(), mutants.end(), [&](const Mutant& m) { return m.id == id; }))
+        return fail(error, "no mutant '" + id + "' of " + report.entry + " in " + report.kernel);
+    std::erase_if(mutants, [&](const Mutant& m) { return std::find(o.only.begin(), o.only.end(), m.id) == o.only.end(); });
+  }
+  for (auto& m : mutants) {
+    MutantResult r;
+    r.diff = mutantDiff(ast, m);
+    r.mutant = std::move(m);
+    report.mutants.push_back(std::move(r));
+  }
+  if (o.listOnly) {
+    report.families = scoreFamilies(report.mutants);
+    return true;
+  }
+  if (report.mutants.empty()) return fail(error, report.kernel + ": no mutation operator applies to " + report.entry);
+
+  // write
+  MutantFolder folder(report.kernel);
+  std::vector<std::string> paths;
+  for (const auto& r : report.mutants) paths.push_back(folder.write(r.mutant, mutantSource(ast, r.mutant)));
+
+  // original: every case, every output recorded; it must pass.
+  KernelRun original = runKernel(jobs, report.kernel, o.run, "");
+  if (!original.built) return fail(error, "the unmutated kernel " + report.kernel + " could not be built: " + original.buildError);
+  if (original.digests.empty())
+    return fail(error, "no case of the plan ran the unmutated kernel (every one skipped or narrowed away): nothing to kill mutants with");
+  report.originalCases = original.cases;
+  report.originalKills = original.killed ? 1 : 0;
+  report.originalFailure = original.firstFailure;
+  if (original.killed) {
+    report.seconds = since(start);
+    return true;  // nothing is scored against a contract the kernel itself breaks
+  }
+  if (o.baseline) report.allcloseOriginalKills = runAllclose(jobs, report.kernel, o.run).killed ? 1 : 0;
+
+  // matrix and baseline, --jobs mutants at a time.
+  std::atomic<size_t> next{0};
+  size_t finished = 0;
+  std::mutex lock;
+  auto worker = [&] {
+    for (size_t k = next++; k < report.mutants.size(); k = next++) {
+      runOne(jobs, o, original.digests, paths[k], report.mutants[k]);
+      std::lock_guard<std::mutex> g(lock);
+      ++finished;
+      if (done) done(report.mutants[k], finished, report.mutants.size());
+    }
+  };
+  unsigned n = std::max(1u, std::min<unsigned>(o.parallel, static_cast<unsigned>(report.mutants.size())));
+  if (n == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < n; ++t) threads.emplace_back(worker);
+    for (auto& t : threads) t.join();
+  }
+
+  // score
+  report.families = scoreFamilies(report.mutants);
+  report.seconds = since(start);
+  return true;
+}
+
+}  // namespace kc::mutate
