@@ -163,12 +163,6 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
   uint64_t marks = in.marks ? in.marks(probe->seed, probe->number) : 0;
   ProbeContext& ctx = *in.probes;
   std::string at = " (shown on #" + std::to_string(probe->number) + ")";
-  if (ignoresInputs(ctx, *pc, probe->seed, marks, d.probes)) {
-    Candidate& c = candidate(out, "output-never-computed", Strength::Observed,
-                             "the outputs do not change when the inputs do" + at);
-    for (const CaseResult* r : failing) explains(c, r->number);
-    return Rounding::Unknown;  // nothing about its inputs or shape can explain more
-  }
   bool outside = readsOutsideViews(ctx, *pc, probe->seed, marks, d.probes);
   std::optional<TailFinding> tail = failsOnRemainder(ctx, *pc, probe->seed, marks, d.probes);
   if (tail) {
@@ -200,6 +194,13 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
     }
     d.notNamed.push_back("a tail cause: " + tail->evidence + ", but the wrong cells are in the last tile only and it "
                          "reads nothing outside its views: no signature names that pattern");
+  }
+  // Asked after the shape: a K below the tile gives zeros whatever the inputs.
+  if (ignoresInputs(ctx, *pc, probe->seed, marks, d.probes)) {
+    Candidate& c = candidate(out, "output-never-computed", Strength::Observed,
+                             "the outputs do not change when the inputs do" + at);
+    for (const CaseResult* r : failing) explains(c, r->number);
+    return Rounding::Unknown;  // nothing about its inputs or shape can explain more
   }
   if (outside) {
     Candidate& c = candidate(out, "tail-over-read", Strength::Observed, "reads outside its views" + at);

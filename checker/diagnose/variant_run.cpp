@@ -1,10 +1,12 @@
 #include "checker/diagnose/variant_run.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 
 #include "checker/run/judge.h"
 #include "checker/run/marks.h"
+#include "stdlib/numerics/float_bits.h"
 
 namespace kc::diagnose {
 
@@ -57,6 +59,15 @@ void forEachCell(const run::ArgSpec& a, F f) {
   }
 }
 
+// A float cell that is not NaN or infinite (integers always are): an output of NaN in both
+// runs (exp overflowed) is not a result that ignores its inputs.
+bool finiteCell(numerics::DType t, const uint8_t* p) {
+  if (!numerics::isFloat(t)) return true;
+  uint64_t bits = 0;
+  std::memcpy(&bits, p, static_cast<size_t>(numerics::sizeBytes(t)));  // little-endian: the low bytes
+  return std::isfinite(numerics::decode(t, bits));
+}
+
 }  // namespace
 
 bool sameOutputs(const VariantRun& a, const VariantRun& b, int64_t* written) {
@@ -77,7 +88,7 @@ bool sameOutputs(const VariantRun& a, const VariantRun& b, int64_t* written) {
       const uint8_t* x = ia.data() + run::kCanaryBytes + at;
       const uint8_t* y = ib.data() + run::kCanaryBytes + at;
       bool unwritten = std::memcmp(x, pa.data(), w) == 0 && std::memcmp(y, pb.data(), w) == 0;
-      if (written && !unwritten) ++*written;
+      if (written && !unwritten && finiteCell(sa.dtype, x)) ++*written;
       if (unwritten || std::memcmp(x, y, w) == 0) return;
       same = false;
     });

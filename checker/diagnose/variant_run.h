@@ -38,7 +38,7 @@ VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t see
 
 // Whether two runs of the same shape wrote the same bytes into every output's view. A cell
 // holding each run's own poison counts as the same (unwritten in both). `written`: the cells
-// some run wrote.
+// some run wrote with a finite value.
 bool sameOutputs(const VariantRun& a, const VariantRun& b, int64_t* written = nullptr);
 
 // Whether the two runs' inputs differ somewhere in their views.

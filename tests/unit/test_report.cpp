@@ -344,7 +344,7 @@ TEST_CASE("text: a FAIL carries reason, signature, worst cells, repro", "[report
         "FAIL       acme.softmax.rows@1#20   R=4 H=4096 T=f32 x=normal(0, 100) x:row_major   0.13 s\n"
         "    postcondition 'close' violated at 12 of 16384 cells\n"
         "    violated: close\n"
-        "    signature: overflow\n"
+        "    matches: overflow\n"
         "    Mismatched elements: 12 / 16384 (0.1%)\n"
         "    Greatest absolute difference: 3.1e-02 at index (0, 17) (up to 1.2e-06 allowed)\n"
         "    Greatest ulp difference: 262144 at index (0, 17)\n"
@@ -355,7 +355,7 @@ TEST_CASE("text: a FAIL carries reason, signature, worst cells, repro", "[report
         "--seed 7");
   CaseResult r = failCase();
   r.signatures.clear();
-  CHECK(caseLine(r, false).find("\n    signature: unclassified\n") != std::string::npos);
+  CHECK(caseLine(r, false).find("\n    matches: unclassified\n") != std::string::npos);
   CHECK(caseLine(r, true).rfind("\x1b[31mFAIL\x1b[0m", 0) == 0);
 }
 
@@ -531,10 +531,10 @@ TEST_CASE("junit: well-formed, counted, escaped", "[report]") {
   REQUIRE(failures.size() == 3);
   CHECK(failures[0].attrs["message"] == "bad <&\"> 'value'");
   CHECK(failures[0].attrs["type"] == "FAIL");
-  CHECK(failures[0].text.find("signature: overflow") != std::string::npos);
+  CHECK(failures[0].text.find("matches: overflow") != std::string::npos);
   CHECK(failures[0].text.find("Greatest absolute difference: 3.1e-02 at index (0, 17)") != std::string::npos);
   CHECK(failures[0].text.find("repro: kcontract replay") != std::string::npos);
-  CHECK(failures[1].text.find("signature: unclassified") != std::string::npos);
+  CHECK(failures[1].text.find("matches: unclassified") != std::string::npos);
   CHECK(failures[2].attrs["type"] == "CRASH");
   CHECK(failures[2].attrs["message"] == "line1\nline2");  // a character reference keeps the newline
 
