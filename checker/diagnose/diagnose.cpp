@@ -20,6 +20,8 @@ using report::Verdict;
 using Kind = ast::SignatureClauseKind;
 
 // How strong a name's evidence is, strongest last.
+constexpr int64_t kTailProbeMax = 65536;  // the largest dim the tail re-run rounds up
+
 enum class Strength { Control = 1, Statistical = 2, Observed = 3 };
 
 struct Candidate {
@@ -91,6 +93,7 @@ std::string list(const std::vector<size_t>& cases) {
 }
 
 bool hasUnwritten(const CaseResult& r) {
+  if (std::find(r.signatures.begin(), r.signatures.end(), report::signature::kUnwrittenCells) != r.signatures.end()) return true;
   return std::any_of(r.worst.begin(), r.worst.end(), [](const report::WorstCell& w) { return w.unwritten; });
 }
 
@@ -101,7 +104,7 @@ bool byBehaviour(const CaseResult& r) {
   namespace sig = report::signature;
   for (const auto& n : r.signatures)
     for (const char* b : {sig::kPreconditionUnreported, sig::kInputModified, sig::kNondeterministic, sig::kOutOfBoundsWrite,
-                          sig::kStreamLeak, sig::kDeviceMemoryLeak, sig::kBatchVariant})
+                          sig::kStreamLeak, sig::kDeviceMemoryLeak, sig::kBatchVariant, sig::kOutputNeverComputed})
       if (n == b) return true;
   return false;
 }
@@ -137,31 +140,84 @@ void explains(Candidate& c, size_t number) {
   if (std::find(c.cases.begin(), c.cases.end(), number) == c.cases.end()) c.cases.push_back(number);
 }
 
-// The re-runs on one failing case of contiguous views: the causes they show, and whether the
-// failure needs values that round (when no re-run found a cause of another kind).
+// The case with every tensor in its contiguous layout (added to the plan when a tensor has
+// none): the re-runs vary one factor at a time, and a layout is not the one they vary.
+plan::Case contiguousVariant(plan::Plan& plan, const plan::Case& c) {
+  plan::Case out = c;
+  for (auto& [name, k] : out.layouts) {
+    plan::TensorPlan* t = nullptr;
+    for (auto& tp : plan.tensors)
+      if (tp.name == name) t = &tp;
+    if (!t) continue;
+    size_t i = 0;
+    while (i < t->layouts.size() && t->layouts[i].kind != "contiguous") ++i;
+    if (i == t->layouts.size()) t->layouts.push_back({"contiguous", "contiguous", 0, {}});
+    k = i;
+  }
+  return out;
+}
+
+// Whether the tail re-run can vary some dim of the case (one not already a multiple of the
+// widest tile it tries, small enough to round up cheaply).
+bool tailProbeable(const plan::Case& c) {
+  for (const auto& [dim, v] : c.dims)
+    if (v >= 2 && v <= kTailProbeMax && v % 64 != 0) return true;
+  return false;
+}
+
+// The re-runs on one failing case, in contiguous views: the causes they show, and whether
+// the failure needs values that round (when no re-run found a cause of another kind).
 Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>& failing, std::vector<Candidate>& out,
                    report::Diagnosis& d) {
-  const CaseResult* probe = nullptr;
-  const plan::Case* pc = nullptr;
-  // The largest such case up to 16 MiB (a shape where every part of the kernel runs, and
-  // re-runs stay cheap), else the smallest.
+  ProbeContext& ctx = *in.probes;
+  // Candidates: failing cases whose failure is in the values they wrote. Preferred: one whose
+  // shape the tail re-run can vary, then the largest up to 16 MiB (every part of the kernel
+  // runs and re-runs stay cheap), else the smallest.
   constexpr uint64_t kProbeBytes = 16ull << 20;
+  std::vector<std::pair<const CaseResult*, const plan::Case*>> order;
   for (const CaseResult* r : failing) {
     const plan::Case* c = planCase(*in.plan, r->number);
-    if (!c || !plainCase(*in.plan, *c) || byBehaviour(*r)) continue;
-    bool better = !pc || (c->memoryBytes <= kProbeBytes ? pc->memoryBytes > kProbeBytes || c->memoryBytes > pc->memoryBytes
-                                                        : pc->memoryBytes > kProbeBytes && c->memoryBytes < pc->memoryBytes);
-    if (better) {
+    if (c && !byBehaviour(*r) && c->largeIndex == 0) order.emplace_back(r, c);
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
+    const plan::Case& a = *x.second;
+    const plan::Case& b = *y.second;
+    if (tailProbeable(a) != tailProbeable(b)) return tailProbeable(a);
+    bool aFits = a.memoryBytes <= kProbeBytes, bFits = b.memoryBytes <= kProbeBytes;
+    if (aFits != bFits) return aFits;
+    return aFits ? a.memoryBytes > b.memoryBytes : a.memoryBytes < b.memoryBytes;
+  });
+  const CaseResult* probe = nullptr;
+  plan::Case chosen;
+  // A failing case with strided views is re-run in contiguous ones first: it must still
+  // fail there, or its failure is the layout's (and the re-runs, which vary other factors,
+  // would show nothing).
+  int tries = 0;
+  for (const auto& [r, c] : order) {
+    if (plainCase(*in.plan, *c)) {
       probe = r;
-      pc = c;
+      chosen = *c;
+      break;
     }
+    if (tries++ == 3) continue;
+    plan::Case v = contiguousVariant(ctx.plan, *c);
+    uint64_t m = in.marks ? in.marks(r->seed, r->number) : 0;
+    VariantRun run = runVariant(ctx, v, r->seed, m);
+    std::string at = "#" + std::to_string(c->number) + " in contiguous views: ";
+    if (run.ran && run.result.verdict == Verdict::Fail) {
+      d.probes.push_back(at + "fails too (the re-runs below vary it)");
+      probe = r;
+      chosen = v;
+      break;
+    }
+    d.probes.push_back(at + (run.ran ? (run.result.verdict == Verdict::Pass ? "passes" : "no verdict") : "did not run (" + run.why + ")"));
   }
   if (!probe) {
-    d.probes.push_back("none: no failing case has contiguous views and wrong values alone");
+    d.probes.push_back("none: no failing case with wrong values alone fails in contiguous views");
     return Rounding::Unknown;
   }
+  const plan::Case* pc = &chosen;
   uint64_t marks = in.marks ? in.marks(probe->seed, probe->number) : 0;
-  ProbeContext& ctx = *in.probes;
   std::string at = " (shown on #" + std::to_string(probe->number) + ")";
   bool outside = readsOutsideViews(ctx, *pc, probe->seed, marks, d.probes);
   std::optional<TailFinding> tail = failsOnRemainder(ctx, *pc, probe->seed, marks, d.probes);
@@ -184,11 +240,13 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
     }
     if (!name.empty()) {
       Candidate& c = candidate(out, name, Strength::Observed, tail->evidence + (outside ? "; reads outside its views" : "") + at);
+      // A tile is usually square or shared: unwritten cells in a case where any dim is off
+      // the tile are the same bug (a transpose whose tiles miss the last rows or columns).
       for (const CaseResult* r : failing) {
         const plan::Case* fc = planCase(*in.plan, r->number);
         if (!fc) continue;
         for (const auto& [dim, x] : fc->dims)
-          if (dim == tail->dim && x % tail->tile != 0) explains(c, r->number);
+          if ((dim == tail->dim || (name == "tail-unwritten" && hasUnwritten(*r))) && x % tail->tile != 0) explains(c, r->number);
       }
       return Rounding::Unknown;
     }
@@ -197,7 +255,7 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
   }
   // Asked after the shape: a K below the tile gives zeros whatever the inputs.
   if (ignoresInputs(ctx, *pc, probe->seed, marks, d.probes)) {
-    Candidate& c = candidate(out, "output-never-computed", Strength::Observed,
+    Candidate& c = candidate(out, report::signature::kOutputNeverComputed, Strength::Observed,
                              "the outputs do not change when the inputs do" + at);
     for (const CaseResult* r : failing) explains(c, r->number);
     return Rounding::Unknown;  // nothing about its inputs or shape can explain more
@@ -207,7 +265,26 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
     explains(c, probe->number);
     return Rounding::Unknown;
   }
-  return needsRounding(ctx, *pc, probe->seed, marks, d.probes);
+  Rounding rounding = needsRounding(ctx, *pc, probe->seed, marks, d.probes);
+  std::optional<numerics::DType> narrow;
+  if (rounding == Rounding::Needed) narrow = seesOnlyNarrowInputs(ctx, *pc, probe->seed, marks, d.probes);
+  if (narrow) {
+    Candidate& c = candidate(out, "operand-coercion", Strength::Observed,
+                             "its outputs do not change when its f32 inputs are first rounded to " + std::string(numerics::dtypeName(*narrow)) +
+                                 ": it rounds its operands" + at);
+    for (const CaseResult* r : failing)
+      if (!byBehaviour(*r)) explains(c, r->number);
+  }
+  return rounding;
+}
+
+// Causes about the kernel's shape and reads, which only a re-run shows: a contract's pattern
+// under one of these names (std.mem.tail-mask@1's `tail-unwritten`, NaN where y* is finite)
+// says what the cells look like, not that a tail was dropped or read past.
+bool reRunOnly(const std::string& name) {
+  for (const char* n : {"tail-unwritten", "tail-over-read", "k-tail", "operand-coercion"})
+    if (name == n) return true;
+  return false;
 }
 
 // A name that says its failure is a rounding error (precision, accumulator, coercion,
@@ -257,6 +334,11 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
   for (const CaseResult* r : failing) {
     for (const std::string& name : r->signatures) {
       if (name == report::signature::kUnclassified) continue;
+      if (reRunOnly(name)) {
+        if (said.insert(name).second && !std::any_of(cs.begin(), cs.end(), [&](const Candidate& c) { return c.name == name; }))
+          d.notNamed.push_back(name + ": only a re-run shows it, and none did");
+        continue;
+      }
       SigKind k = kindOf(ct, name);
       if (rounding == Rounding::NotNeeded && k != SigKind::Observed && roundingName(name)) {
         if (said.insert(name).second)
@@ -264,7 +346,10 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
         continue;
       }
       if (k == SigKind::Observed) {
-        explains(candidate(cs, name, Strength::Observed, "seen at every wrong cell of the case"), r->number);
+        // A built-in name is the harness's own check (its `violated:` line says what it saw).
+        const char* why = report::signature::isBuiltIn(name) ? "the checker's own check saw it (the cases' violated: lines)"
+                                                               : "seen at every wrong cell of the case";
+        explains(candidate(cs, name, Strength::Observed, why), r->number);
       } else if (k == SigKind::Condition) {
         explains(candidate(cs, name, Strength::Statistical, "its condition holds on every failing case it could name"), r->number);
       } else if (k == SigKind::Growth) {
@@ -286,9 +371,13 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
     }
     if (auto f = constantFactor(*r)) factors.emplace_back(r, *f);
   }
-  // A missing scale: the factor is a dim's (a mean without 1/N), or one factor everywhere.
+  // A missing scale: the factor is a dim's (a mean without 1/N), or one factor in every
+  // failing case of wrong values (two cases with the same worst cells are no evidence).
+  size_t valueFailures = 0;
+  for (const CaseResult* r : failing)
+    if (!byBehaviour(*r)) ++valueFailures;
   for (const auto& [r, f] : factors) {
-    bool same = factors.size() >= 2 && std::all_of(factors.begin(), factors.end(), [&](const auto& o) {
+    bool same = factors.size() >= 2 && factors.size() == valueFailures && std::all_of(factors.begin(), factors.end(), [&](const auto& o) {
       return std::fabs(o.second - f) <= 1e-3 * std::fabs(f);
     });
     if (!dimFactor(f, *r) && !same) continue;
@@ -316,6 +405,12 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
   std::set<size_t> strong;
   for (const auto& c : cs)
     if (c.strength == Strength::Observed) strong.insert(c.cases.begin(), c.cases.end());
+  // The cases some other cause explains, for `fails when`.
+  auto explainedByOther = [&](const std::string& name, size_t number) {
+    return std::any_of(cs.begin(), cs.end(), [&](const Candidate& o) {
+      return o.name != name && std::find(o.cases.begin(), o.cases.end(), number) != o.cases.end();
+    });
+  };
   auto held = [](const CaseResult& r, const std::string& name) -> std::optional<bool> {
     for (const auto& [n, v] : r.conditions)
       if (n == name) return v;
@@ -337,6 +432,21 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
       if (!c) continue;
       if (clause == Kind::FailsOnlyWhen && r.verdict == Verdict::Fail && !*c && !strong.count(r.number)) counter.push_back(r.number);
       if (clause == Kind::FailsWhen && r.verdict == Verdict::Pass && *c && namedDtypes.count(r.dtypes)) counter.push_back(r.number);
+    }
+    // `fails when C` says C is enough to fail, not that nothing else fails: a failing case
+    // without C that no other cause explains is a cause not found, which may be the one
+    // behind the cases with C too.
+    std::vector<size_t> without;
+    if (clause == Kind::FailsWhen && counter.empty())
+      for (const CaseResult* r : failing) {
+        auto c = held(*r, it->name);
+        if (c && !*c && !explainedByOther(it->name, r->number)) without.push_back(r->number);
+      }
+    if (!without.empty()) {
+      d.notNamed.push_back(it->name + ": its condition holds on " + list(it->cases) + ", but " + list(without) +
+                           " failed without it and no cause found explains them");
+      it = cs.erase(it);
+      continue;
     }
     if (counter.empty()) {
       ++it;

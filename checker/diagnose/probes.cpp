@@ -39,6 +39,46 @@ std::vector<std::vector<int64_t>> outputShapes(const VariantRun& v) {
   return out;
 }
 
+// The case with every float input in rows padded by 64 elements whose gaps hold a finite
+// value of the input's own range: its largest in one run, its smallest in the other.
+bool readsRowGaps(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
+  plan::Case v = c;
+  bool padded = false;
+  for (auto& [name, k] : v.layouts) {
+    plan::TensorPlan* t = nullptr;
+    for (auto& tp : ctx.plan.tensors)
+      if (tp.name == name) t = &tp;
+    if (!t || t->output || t->scalar) continue;
+    size_t i = 0;
+    while (i < t->layouts.size() && t->layouts[i].text != "padded(64)") ++i;
+    if (i == t->layouts.size()) t->layouts.push_back({"padded(64)", "padded", 64, {}});
+    k = i;
+    padded = true;
+  }
+  std::string at = "#" + std::to_string(c.number) + " with its inputs in rows padded by 64, the gaps holding the view's largest value, then its smallest: ";
+  if (!padded) return false;
+  InputEdit zero, one;
+  zero.gap = InputEdit::Gap::High;
+  one.gap = InputEdit::Gap::Low;
+  VariantRun a = runVariant(ctx, v, seed, marks, zero);
+  VariantRun b = runVariant(ctx, v, seed, marks, one);
+  if (!a.ran || !b.ran) {
+    log.push_back(at + "did not run (" + (a.ran ? b.why : a.why) + ")");
+    return false;
+  }
+  if (a.setup.args.size() != b.setup.args.size() || sameOutputs(a, b)) {
+    log.push_back(at + "the outputs did not change");
+    return false;
+  }
+  VariantRun again = runVariant(ctx, v, seed, marks, zero);
+  if (!again.ran || !sameOutputs(a, again)) {
+    log.push_back(at + "the outputs changed, but so do two identical runs");
+    return false;
+  }
+  log.push_back(at + "the outputs changed; the same run repeated gives the same bytes");
+  return true;
+}
+
 }  // namespace
 
 bool readsOutsideViews(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
@@ -50,7 +90,7 @@ bool readsOutsideViews(ProbeContext& ctx, const plan::Case& c, uint64_t seed, ui
   }
   if (sameOutputs(a, b)) {
     log.push_back("#" + std::to_string(c.number) + " with other bytes outside the views (canaries, padding): the outputs did not change");
-    return false;
+    return readsRowGaps(ctx, c, seed, marks, log);
   }
   VariantRun again = runVariant(ctx, c, seed, marks);
   if (!again.ran || !sameOutputs(a, again)) {
@@ -64,8 +104,13 @@ bool readsOutsideViews(ProbeContext& ctx, const plan::Case& c, uint64_t seed, ui
 
 bool ignoresInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
   VariantRun a = runVariant(ctx, c, seed, marks);
-  VariantRun b = runVariant(ctx, c, seed + 1, marks);
-  std::string at = "#" + std::to_string(c.number) + " with other inputs (seed + 1): ";
+  // Other values from each input's first distribution (normal(0, 1) mostly), another seed:
+  // a result the inputs only clamp (an all-negative amax started at 0) changes then; one
+  // never computed does not.
+  plan::Case other = c;
+  for (auto& [name, k] : other.values) k = 0;
+  VariantRun b = runVariant(ctx, other, seed + 1, marks);
+  std::string at = "#" + std::to_string(c.number) + " with other inputs (seed + 1, each input's first distribution): ";
   if (!a.ran || !b.ran) {
     log.push_back(at + "did not run (" + (a.ran ? b.why : a.why) + ")");
     return false;
@@ -103,7 +148,7 @@ std::optional<TailFinding> failsOnRemainder(ProbeContext& ctx, const plan::Case&
   VariantRun base;  // the case itself, for its output shapes (run once, when some dim is probed)
   for (const auto& [dim, v] : c.dims) {
     const plan::DimPlan* dp = ctx.plan.dim(dim);
-    if (v < 2 || v > 4096 || v % kWidest == 0) continue;
+    if (v < 2 || v > 65536 || v % kWidest == 0) continue;
     int64_t aligned = roundUp(v, kWidest);
     if (!allowedValue(dp, aligned) || !allowedValue(dp, aligned + 1)) continue;
     VariantRun up = runVariant(ctx, withDim(c, dim, aligned), seed, marks);
@@ -197,6 +242,42 @@ Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, ui
   }
   log.push_back(at + (r.ran ? "no verdict" : "did not run (" + r.why + ")"));
   return Rounding::Unknown;
+}
+
+std::optional<numerics::DType> seesOnlyNarrowInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+                                                    std::vector<std::string>& log) {
+  VariantRun base = runVariant(ctx, c, seed, marks);
+  for (numerics::DType t : {numerics::DType::TF32, numerics::DType::BF16}) {
+    InputEdit edit;
+    edit.narrowTo = t;
+    VariantRun r = runVariant(ctx, c, seed, marks, edit);
+    std::string at = "#" + std::to_string(c.number) + " with its f32 inputs first rounded to " + std::string(numerics::dtypeName(t)) + ": ";
+    if (!base.ran || !r.ran) {
+      log.push_back(at + "did not run (" + (base.ran ? r.why : base.why) + ")");
+      return std::nullopt;
+    }
+    // The inputs must move for the outputs' staying put to show anything: most cells of
+    // random inputs change; integer inputs do not.
+    auto [changed, cells] = changedInputCells(base, r);
+    if (changed * 2 < cells || cells == 0) {
+      log.push_back(at + std::to_string(changed) + " of " + std::to_string(cells) + " input cells changed (nothing shown)");
+      return std::nullopt;
+    }
+    auto [same, written] = sameCells(base, r);
+    std::string counts = std::to_string(same) + " of " + std::to_string(written) + " written cells bit for bit the same";
+    // And the run on the narrow inputs passes: the kernel computes right on what it sees
+    // (an output the inputs only clamp, an amax stuck at 0, stays put too, but wrong).
+    if (written > 0 && same * 10 >= written * 9 && !passed(r)) {
+      log.push_back(at + counts + ", but it fails on those inputs too (nothing shown)");
+      return std::nullopt;
+    }
+    if (written > 0 && same * 10 >= written * 9) {
+      log.push_back(at + counts + ": the kernel only sees the " + std::string(numerics::dtypeName(t)) + " value of its inputs");
+      return t;
+    }
+    log.push_back(at + counts);
+  }
+  return std::nullopt;
 }
 
 std::optional<double> constantFactor(const report::CaseResult& r) {

@@ -10,12 +10,15 @@
 
 namespace kc::diagnose {
 
-// The bytes outside every view (canaries, padding, gaps) changed, nothing else: the outputs
-// changed too, while the same run repeated gives the same bytes. The kernel reads outside
-// its views.
+// The bytes outside every view changed, nothing else: first the canaries and gaps (other
+// marks), then, when that shows nothing (a NaN read gives NaN either way), the case with its
+// float inputs in padded rows whose gaps hold their largest value in one run and their
+// smallest in the other. The outputs changed too, while the same run repeated gives the
+// same bytes: the kernel reads outside its views.
 bool readsOutsideViews(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log);
 
-// The inputs changed (another seed), nothing else: the outputs stayed bit for bit the same.
+// The inputs changed (another seed, each input's first distribution), nothing else: the
+// outputs stayed bit for bit the same.
 // The kernel's output does not depend on its inputs (never computed, or reused).
 bool ignoresInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log);
 
@@ -36,6 +39,13 @@ std::optional<TailFinding> failsOnRemainder(ProbeContext& ctx, const plan::Case&
 // precision cause); Fails means it does not (a logic cause: dropped terms, a wrong index).
 enum class Rounding { Needed, NotNeeded, Unknown };
 Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log);
+
+// The same case with every f32 input first rounded to a narrower format (TF32, then bf16):
+// when the outputs stay bit for bit the same (90% of the written cells or more; a double
+// rounding may move a few) and the run on the narrow inputs passes, the kernel only ever saw
+// the narrow value: it rounds its operands. Returns the format, or nullopt.
+std::optional<numerics::DType> seesOnlyNarrowInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+                                                    std::vector<std::string>& log);
 
 // Every written wrong cell of the result is its exact value times one factor (not 0, not 1):
 // a scale dropped or applied twice. The factor, or nullopt. From the worst cells, no re-run;

@@ -1,5 +1,6 @@
 #include "checker/diagnose/variant_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -10,7 +11,63 @@
 
 namespace kc::diagnose {
 
-VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks) {
+namespace {
+
+// Calls f(storage byte offset) for every cell of the view of `a`, in row-major order.
+template <typename F>
+void forEachCell(const run::ArgSpec& a, F f) {
+  int64_t n = a.numel();
+  if (n <= 0) return;
+  std::vector<int64_t> idx(a.shape.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    f(static_cast<size_t>(a.storageIndex(idx)) * a.elementBytes());
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < a.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+void editInput(const run::ArgSpec& a, std::vector<uint8_t>& storage, const InputEdit& edit) {
+  if (a.output || !numerics::isFloat(a.dtype)) return;
+  const size_t w = a.elementBytes();
+  auto load = [&](size_t at) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, storage.data() + at, w);
+    return numerics::decode(a.dtype == numerics::DType::TF32 ? numerics::DType::F32 : a.dtype, bits);
+  };
+  auto store = [&](size_t at, double v) {
+    uint64_t bits = numerics::encode(a.dtype, v);
+    std::memcpy(storage.data() + at, &bits, w);
+  };
+  if (edit.gap != InputEdit::Gap::Poison) {
+    std::vector<bool> inView(static_cast<size_t>(a.storage), false);
+    double lo = INFINITY, hi = -INFINITY;
+    forEachCell(a, [&](size_t at) {
+      inView[at / w] = true;
+      double v = load(at);
+      if (std::isfinite(v)) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+    });
+    if (!std::isfinite(lo)) lo = hi = 0;
+    double value = edit.gap == InputEdit::Gap::High ? hi : lo < hi ? lo : lo - 1 - std::fabs(lo);
+    for (size_t i = 0; i < inView.size() && (i + 1) * w <= storage.size(); ++i)
+      if (!inView[i]) store(i * w, numerics::roundTo(a.dtype, value));
+  }
+  // Tensors only: a scalar (eps, a scale) is a parameter, not an operand.
+  if (edit.narrowTo && !a.shape.empty() && (a.dtype == numerics::DType::F32 || a.dtype == numerics::DType::F64))
+    forEachCell(a, [&](size_t at) {
+      if (at + w > storage.size()) return;
+      double v = load(at);
+      if (std::isfinite(v)) store(at, numerics::roundTo(*edit.narrowTo, v));
+    });
+}
+
+}  // namespace
+
+VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks, const InputEdit& edit) {
   VariantRun v;
   if (ctx.runsLeft <= 0 || ctx.secondsLeft <= 0) {
     v.why = "the diagnosis's re-run budget is spent";
@@ -23,6 +80,7 @@ VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t see
     run::setMarks(v.setup, marks);
     for (size_t a = 0; a < v.setup.args.size(); ++a)
       v.storage.push_back(run::makeStorage(v.setup, ctx.plan, variant, a, seed, ctx.threads));
+    for (size_t a = 0; a < v.setup.args.size(); ++a) editInput(v.setup.args[a], v.storage[a], edit);
     run::WorkerRequest wr = ctx.worker;
     wr.setup = &v.setup;
     wr.storage = v.storage;
@@ -43,21 +101,6 @@ VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t see
 }
 
 namespace {
-
-// Calls f(storage byte offset) for every cell of the view of `a`, in row-major order.
-template <typename F>
-void forEachCell(const run::ArgSpec& a, F f) {
-  int64_t n = a.numel();
-  if (n <= 0) return;
-  std::vector<int64_t> idx(a.shape.size(), 0);
-  for (int64_t k = 0; k < n; ++k) {
-    f(static_cast<size_t>(a.storageIndex(idx)) * a.elementBytes());
-    for (size_t d = idx.size(); d-- > 0;) {
-      if (++idx[d] < a.shape[d]) break;
-      idx[d] = 0;
-    }
-  }
-}
 
 // A float cell that is not NaN or infinite (integers always are): an output of NaN in both
 // runs (exp overflowed) is not a result that ignores its inputs.
@@ -95,6 +138,46 @@ bool sameOutputs(const VariantRun& a, const VariantRun& b, int64_t* written) {
     if (!same) return false;
   }
   return true;
+}
+
+std::pair<int64_t, int64_t> sameCells(const VariantRun& a, const VariantRun& b) {
+  int64_t same = 0, written = 0;
+  size_t o = 0;
+  for (size_t i = 0; i < a.setup.args.size(); ++i) {
+    const run::ArgSpec& sa = a.setup.args[i];
+    if (!sa.output) continue;
+    const auto& ia = a.outputs.at(o);
+    const auto& ib = b.outputs.at(o);
+    ++o;
+    if (ia.empty() || ib.empty() || sa.storage != b.setup.args[i].storage) continue;
+    std::vector<uint8_t> pa = run::poisonOf(sa);
+    size_t w = sa.elementBytes();
+    forEachCell(sa, [&](size_t at) {
+      const uint8_t* x = ia.data() + run::kCanaryBytes + at;
+      const uint8_t* y = ib.data() + run::kCanaryBytes + at;
+      if (std::memcmp(x, pa.data(), w) == 0 || !finiteCell(sa.dtype, x)) return;
+      ++written;
+      if (std::memcmp(x, y, w) == 0) ++same;
+    });
+  }
+  return {same, written};
+}
+
+std::pair<int64_t, int64_t> changedInputCells(const VariantRun& a, const VariantRun& b) {
+  std::pair<int64_t, int64_t> best{0, 0};
+  for (size_t i = 0; i < a.setup.args.size(); ++i) {
+    const run::ArgSpec& s = a.setup.args[i];
+    if (s.output || s.shape.empty() || !numerics::isFloat(s.dtype) || i >= a.storage.size() || i >= b.storage.size()) continue;
+    int64_t changed = 0, cells = 0;
+    forEachCell(s, [&](size_t at) {
+      if (at + s.elementBytes() > a.storage[i].size() || at + s.elementBytes() > b.storage[i].size()) return;
+      ++cells;
+      if (std::memcmp(a.storage[i].data() + at, b.storage[i].data() + at, s.elementBytes()) != 0) ++changed;
+    });
+    // The most changed tensor, by share of its cells.
+    if (cells > 0 && (best.second == 0 || changed * best.second > best.first * cells)) best = {changed, cells};
+  }
+  return best;
 }
 
 bool inputsDiffer(const VariantRun& a, const VariantRun& b) {

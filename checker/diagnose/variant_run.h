@@ -4,6 +4,7 @@
 // The diagnosis (diagnose.h) builds its hypotheses from what these runs show. Each run
 // costs one launch; the context counts them against a budget so a diagnosis stays bounded.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,13 +34,34 @@ struct VariantRun {
   std::vector<std::vector<uint8_t>> outputs;  // per output argument (ABI order): launch 1's image
 };
 
+// What a re-run changes in the inputs' bytes, beyond the case's own.
+struct InputEdit {
+  // Every cell of every f32 or f64 input is first rounded to this dtype (kept in the
+  // input's own dtype), so the inputs are exact in it.
+  std::optional<numerics::DType> narrowTo;
+  // Every storage element of a float input outside its view (the gaps of a padded layout)
+  // holds a finite value of the view's own range instead of the poison, so a kernel that
+  // reads there computes with it rather than with a NaN that hides the difference: the
+  // view's largest value (High) or its smallest (Low; below it when every cell is equal).
+  enum class Gap { Poison, High, Low };
+  Gap gap = Gap::Poison;
+};
+
 // Runs `variant` (a case of ctx.plan, possibly with other dims) once with `seed` and `marks`.
-VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks);
+VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks, const InputEdit& edit = {});
+
+// Of the output cells the first run wrote with a finite value, how many the second wrote bit
+// for bit the same (same shapes), and how many there were.
+std::pair<int64_t, int64_t> sameCells(const VariantRun& a, const VariantRun& b);
 
 // Whether two runs of the same shape wrote the same bytes into every output's view. A cell
 // holding each run's own poison counts as the same (unwritten in both). `written`: the cells
 // some run wrote with a finite value.
 bool sameOutputs(const VariantRun& a, const VariantRun& b, int64_t* written = nullptr);
+
+// For the float tensor input whose view changed most between the two runs (by share of its
+// cells): how many of its cells differ, and how many it has.
+std::pair<int64_t, int64_t> changedInputCells(const VariantRun& a, const VariantRun& b);
 
 // Whether the two runs' inputs differ somewhere in their views.
 bool inputsDiffer(const VariantRun& a, const VariantRun& b);

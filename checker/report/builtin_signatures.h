@@ -19,10 +19,11 @@ inline constexpr char kNondeterministic[] = "nondeterministic";       // two lau
 inline constexpr char kPreconditionUnreported[] = "precondition-unreported";  // returned 0 on a violated precondition
 inline constexpr char kBatchVariant[] = "batch-variant";              // a sub-batch's rows differ from the full batch's
 inline constexpr char kStreamLeak[] = "stream-leak";                  // the kernel created a stream per launch and kept it
+inline constexpr char kOutputNeverComputed[] = "output-never-computed";  // a repeat launch wrote nothing: a result reused
 
-inline constexpr std::array<std::string_view, 9> kBuiltIn = {
-    kOutOfBoundsWrite, kOutOfViewWrite, kInputModified,          kDeviceMemoryLeak,
-    kUnwrittenCells,   kNondeterministic, kPreconditionUnreported, kBatchVariant, kStreamLeak};
+inline constexpr std::array<std::string_view, 10> kBuiltIn = {
+    kOutOfBoundsWrite, kOutOfViewWrite,         kInputModified, kDeviceMemoryLeak, kUnwrittenCells,
+    kNondeterministic, kPreconditionUnreported, kBatchVariant,  kStreamLeak,       kOutputNeverComputed};
 
 inline bool isBuiltIn(std::string_view name) {
   for (std::string_view n : kBuiltIn)

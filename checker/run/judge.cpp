@@ -232,6 +232,16 @@ void Judging::harnessChecks() {
     if (!s.args[a].output) continue;
     for (size_t k = 1; k < L.images[a].size(); ++k)
       if (std::memcmp(storageOf(L.images[a][k]), storageOf(L.images[a][0]), s.args[a].storageBytes()) != 0) {
+        // A repeat that wrote none of the cells the first launch wrote did not compute: it
+        // kept an earlier result (same buffers, same shapes) and left the new poison.
+        const int64_t cells = s.args[a].numel();
+        if (cells > 0 && unwrittenCells(s.args[a], storageOf(L.images[a][k]), {}, 0, in.threads).count == cells &&
+            unwrittenCells(s.args[a], storageOf(L.images[a][0]), {}, 0, in.threads).count < cells) {
+          out.violated.push_back("determinism: " + launchLabel(static_cast<int>(k)) + " wrote none of " + s.args[a].name +
+                                 ", which launch 1 wrote: a result kept from an earlier launch, not computed");
+          builtIn.push_back(report::signature::kOutputNeverComputed);
+          break;
+        }
         out.violated.push_back("determinism: " + s.args[a].name + " differs between launch 1 and " + launchLabel(static_cast<int>(k)));
         differs = true;
         break;

@@ -5,7 +5,10 @@
 # compared whole: a class named beside the right one (a subnormal flush reported as
 # `ignores-strides` too) fails this test. `unclassified` marks a failing case that no class
 # it was made for explains (rowsum_f16_acc overflowing to inf on the contract's own values,
-# relu_aligned on rows of 7 floats: not a class's inputs, so no class is named).
+# relu_aligned on rows of 7 floats: not a class's inputs, so no class is named). The column
+# holds the diagnosis's causes, primary first: relu_aligned is named tail-over-read (it reads
+# outside its views and fails when H % 4 != 0; an address rounded down is a cause the
+# diagnosis has no re-run for), gemm_tf32 operand-coercion (the narrow-input re-run).
 cal=../../contracts/calibration
 op() {  # OP ENTRY KERNEL...
   local name="$1" entry="$2"; shift 2

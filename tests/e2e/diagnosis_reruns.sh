@@ -1,0 +1,16 @@
+# The diagnosis's re-runs and built-in checks that name a cause (docs/checking.md, "How a
+# cause is chosen"), each on a corpus kernel with that bug; the diagnosis block is printed.
+diag() {  # diag OP FILE: the diagnosis block of `check --op OP --impl FILE --dtype f32`
+  echo "== $2"
+  kc check --op "$1" --impl "../diagnosis/host/$2" --dtype f32 --threads 1 >"$WORK/out.txt"
+  awk '/^diagnosis: /{p=1} p&&/^(PASS|FAIL|ERROR|CRASH|SKIP|TIMEOUT|kernel )/{p=0} p' "$WORK/out.txt"
+}
+# A kept result: the repeat launch leaves its fresh poison (output-never-computed, built in).
+diag matmul matmul_result_cache.c
+grep -m1 'wrote none of' "$WORK/out.txt"
+# Operands rounded to bf16: the run with the inputs rounded first gives the same bits.
+diag matmul matmul_bf16_operands.c
+# An exp-sum without its tail loop; the case chosen has strided views: re-run contiguous first.
+diag softmax softmax_sum_ktail.c
+# A last vector read whole: finite values in the padding change the outputs.
+diag amax amax_tail_overread.c
