@@ -267,11 +267,23 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
   }
   Rounding rounding = needsRounding(ctx, *pc, probe->seed, marks, d.probes);
   std::optional<numerics::DType> narrow;
-  if (rounding == Rounding::Needed) narrow = seesOnlyNarrowInputs(ctx, *pc, probe->seed, marks, d.probes);
+  // The narrow-input re-run needs inputs with bits below the narrow format: when the chosen
+  // case's stay put (integers), up to 3 other failing cases in contiguous views are tried.
+  std::vector<std::pair<const CaseResult*, const plan::Case*>> narrowCases = {{probe, pc}};
+  for (const auto& [r, c] : order)
+    if (narrowCases.size() < 4 && r != probe && plainCase(*in.plan, *c)) narrowCases.emplace_back(r, c);
+  size_t shownOn = probe->number;
+  if (rounding == Rounding::Needed)
+    for (const auto& [r, c] : narrowCases) {
+      bool moved = false;
+      narrow = seesOnlyNarrowInputs(ctx, *c, r->seed, in.marks ? in.marks(r->seed, r->number) : 0, moved, d.probes);
+      shownOn = r->number;
+      if (narrow || moved) break;
+    }
   if (narrow) {
     Candidate& c = candidate(out, "operand-coercion", Strength::Observed,
                              "its outputs do not change when its f32 inputs are first rounded to " + std::string(numerics::dtypeName(*narrow)) +
-                                 ": it rounds its operands" + at);
+                                 ": it rounds its operands (shown on #" + std::to_string(shownOn) + ")");
     for (const CaseResult* r : failing)
       if (!byBehaviour(*r)) explains(c, r->number);
   }

@@ -12,6 +12,12 @@ constexpr uint64_t kOtherMarks = 0x9e3779b97f4a7c15ull;  // another run's marks:
 bool failed(const VariantRun& v) { return v.ran && v.result.verdict == report::Verdict::Fail; }
 bool passed(const VariantRun& v) { return v.ran && v.result.verdict == report::Verdict::Pass; }
 
+std::string fmtNum(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", x);
+  return buf;
+}
+
 std::string dimsText(const plan::Case& c) {
   std::string s;
   for (const auto& [d, v] : c.dims) s += (s.empty() ? "" : " ") + d + "=" + std::to_string(v);
@@ -244,8 +250,9 @@ Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, ui
   return Rounding::Unknown;
 }
 
-std::optional<numerics::DType> seesOnlyNarrowInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+std::optional<numerics::DType> seesOnlyNarrowInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, bool& moved,
                                                     std::vector<std::string>& log) {
+  moved = false;
   VariantRun base = runVariant(ctx, c, seed, marks);
   for (numerics::DType t : {numerics::DType::TF32, numerics::DType::BF16}) {
     InputEdit edit;
@@ -261,14 +268,16 @@ std::optional<numerics::DType> seesOnlyNarrowInputs(ProbeContext& ctx, const pla
     auto [changed, cells] = changedInputCells(base, r);
     if (changed * 2 < cells || cells == 0) {
       log.push_back(at + std::to_string(changed) + " of " + std::to_string(cells) + " input cells changed (nothing shown)");
-      return std::nullopt;
+      return std::nullopt;  // a narrower format moves them no more than this one
     }
+    moved = true;
     auto [same, written] = sameCells(base, r);
     std::string counts = std::to_string(same) + " of " + std::to_string(written) + " written cells bit for bit the same";
     // And the run on the narrow inputs passes: the kernel computes right on what it sees
     // (an output the inputs only clamp, an amax stuck at 0, stays put too, but wrong).
     if (written > 0 && same * 10 >= written * 9 && !passed(r)) {
-      log.push_back(at + counts + ", but it fails on those inputs too (nothing shown)");
+      log.push_back(at + counts + ", but it fails on those inputs too (greatest error " + fmtNum(r.result.maxAbsError) + ", was " +
+                    fmtNum(base.result.maxAbsError) + "; nothing shown)");
       return std::nullopt;
     }
     if (written > 0 && same * 10 >= written * 9) {

@@ -43,8 +43,10 @@ Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, ui
 // The same case with every f32 input first rounded to a narrower format (TF32, then bf16):
 // when the outputs stay bit for bit the same (90% of the written cells or more; a double
 // rounding may move a few) and the run on the narrow inputs passes, the kernel only ever saw
-// the narrow value: it rounds its operands. Returns the format, or nullopt.
-std::optional<numerics::DType> seesOnlyNarrowInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+// the narrow value: it rounds its operands. Returns the format, or nullopt; `moved` says
+// whether rounding changed most cells of some input (integer inputs stay put: the case can
+// show nothing, and another case may).
+std::optional<numerics::DType> seesOnlyNarrowInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, bool& moved,
                                                     std::vector<std::string>& log);
 
 // Every written wrong cell of the result is its exact value times one factor (not 0, not 1):

@@ -37,7 +37,7 @@ def load_known(path):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        m = re.match(r"^([\w.-]+): (missed|named ([\w.-]+)): (.+)$", line)
+        m = re.match(r"^([^:]+?): (missed|named ([\w.-]+)): (.+)$", line)
         if not m:
             sys.exit(f"{path}:{n}: expected `NAME: missed: WHY` or `NAME: named SIGNATURE: WHY`")
         known[m.group(1)] = (m.group(3) or "missed", m.group(4))
