@@ -253,6 +253,14 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
     d.notNamed.push_back("a tail cause: " + tail->evidence + ", but the wrong cells are in the last tile only and it "
                          "reads nothing outside its views: no signature names that pattern");
   }
+  if (std::optional<LimitFinding> limit = failsPastGridLimit(ctx, *pc, probe->seed, marks, d.probes)) {
+    Candidate& c = candidate(out, "grid-limit", Strength::Observed, limit->evidence + at);
+    for (const CaseResult* r : failing)
+      if (const plan::Case* fc = planCase(*in.plan, r->number))
+        for (const auto& [dim, x] : fc->dims)
+          if (dim == limit->dim && x > 65535) explains(c, r->number);
+    return Rounding::Unknown;
+  }
   // Asked after the shape: a K below the tile gives zeros whatever the inputs.
   if (ignoresInputs(ctx, *pc, probe->seed, marks, d.probes)) {
     Candidate& c = candidate(out, report::signature::kOutputNeverComputed, Strength::Observed,
@@ -321,6 +329,26 @@ bool dimFactor(double f, const CaseResult& r) {
 
 }  // namespace
 
+// Past 2^31 elements only: every failing case is one of the planner's large-index cases
+// (more than 2^31 or 2^32 elements) and smaller cases ran and passed, so a 32-bit index or
+// count wraps. The plan already varies exactly that; no re-run is needed.
+void largeIndexOnly(const DiagnoseInput& in, const std::vector<const CaseResult*>& failing, std::vector<Candidate>& out) {
+  size_t smallerPassed = 0;
+  for (const CaseResult& r : *in.results) {
+    const plan::Case* c = planCase(*in.plan, r.number);
+    if (c && c->largeIndex == 0 && r.verdict == Verdict::Pass) ++smallerPassed;
+  }
+  if (smallerPassed == 0) return;
+  for (const CaseResult* r : failing) {
+    const plan::Case* c = planCase(*in.plan, r->number);
+    if (!c || c->largeIndex == 0) return;
+  }
+  Candidate& c = candidate(out, "index-overflow", Strength::Observed,
+                           "fails only past 2^31 elements: every failing case is a large-index case, and " + std::to_string(smallerPassed) +
+                               " smaller cases pass (a 32-bit index or count wraps)");
+  for (const CaseResult* r : failing) explains(c, r->number);
+}
+
 report::Diagnosis diagnose(const DiagnoseInput& in) {
   report::Diagnosis d;
   const auto& results = *in.results;
@@ -336,6 +364,7 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
 
   std::vector<Candidate> cs;
   // Re-runs first: what they show outranks what a name only suggests.
+  largeIndexOnly(in, failing, cs);
   Rounding rounding = in.probes ? runProbes(in, failing, cs, d) : Rounding::Unknown;
   std::string roundingEvidence = "the case passes on inputs in -1..1, which no dtype or order rounds: the failure needs the values that showed it";
 

@@ -6,7 +6,9 @@
 //                 cells ...) or a `wrong cells` pattern beyond "wrong" holds at every wrong
 //                 cell (nan-swallowed: y* NaN and y not)
 //   re-run        a diagnostic re-run showed it (reads outside its views, fails exactly when
-//                 a dim's remainder is nonzero, ignores its inputs)
+//                 a dim's remainder is nonzero or past a grid's 65,535 blocks, ignores its
+//                 inputs, sees only a narrower format of them); the plan's own large-index
+//                 cases failing alone show an index that wraps
 //   condition     `fails when` / `fails only when` holds on every failing case it could name
 //   growth        `error grows with D` is shown across cases
 //   control       a class's generic name (`wrong cells: |y - y*| > tol`, which any failure

@@ -203,6 +203,36 @@ std::optional<TailFinding> failsOnRemainder(ProbeContext& ctx, const plan::Case&
   return std::nullopt;
 }
 
+std::optional<LimitFinding> failsPastGridLimit(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+                                               std::vector<std::string>& log) {
+  constexpr int64_t kGridLimit = 65535;
+  for (const auto& [dim, v] : c.dims) {
+    const plan::DimPlan* dp = ctx.plan.dim(dim);
+    // Up to 2^24: a dim that large with the others of the case stays cheap to re-run.
+    if (v <= kGridLimit || v > (int64_t{1} << 24) || !allowedValue(dp, kGridLimit) || !allowedValue(dp, kGridLimit + 1)) continue;
+    std::string shown = "#" + std::to_string(c.number) + " (" + dimsText(c) + ") with " + dim + "=" + std::to_string(kGridLimit) + " ";
+    VariantRun below = runVariant(ctx, withDim(c, dim, kGridLimit), seed, marks);
+    if (!passed(below)) {
+      log.push_back(shown + (below.ran ? (below.result.verdict == report::Verdict::Fail ? "fails too" : "gives no verdict") : "did not run (" + below.why + ")"));
+      continue;
+    }
+    VariantRun past = runVariant(ctx, withDim(c, dim, kGridLimit + 1), seed, marks);
+    shown += "passes, with " + dim + "=" + std::to_string(kGridLimit + 1) + " ";
+    if (!failed(past)) {
+      log.push_back(shown + (past.ran ? "passes too" : "did not run (" + past.why + ")"));
+      continue;
+    }
+    LimitFinding f;
+    f.dim = dim;
+    f.evidence = "fails when " + dim + " > " + std::to_string(kGridLimit) + ": " + dim + "=" + std::to_string(v) +
+                 (v == kGridLimit + 1 ? "" : " and " + dim + "=" + std::to_string(kGridLimit + 1)) + " fail, " + dim + "=" +
+                 std::to_string(kGridLimit) + " passes (the most blocks a launch has in grid y or z)";
+    log.push_back(shown + "fails: " + f.evidence);
+    return f;
+  }
+  return std::nullopt;
+}
+
 Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
   plan::Case v = c;
   bool changed = false;

@@ -34,6 +34,16 @@ struct TailFinding {
 std::optional<TailFinding> failsOnRemainder(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
                                             std::vector<std::string>& log);
 
+// The same case with a dim past 65,535 (the most blocks a CUDA launch has in grid y or z)
+// set to 65,535, then 65,536: when the first passes and the second fails, the kernel fails
+// past that limit (a grid over the dim that is not strided). Returns the dim and the evidence.
+struct LimitFinding {
+  std::string dim;
+  std::string evidence;  // "fails when R > 65535: R=65537 and R=65536 fail, R=65535 passes"
+};
+std::optional<LimitFinding> failsPastGridLimit(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+                                               std::vector<std::string>& log);
+
 // The same case on inputs every dtype holds exactly and every order sums exactly (integers
 // in -1..1, integer inputs unchanged): Passes means the failure needs values that round (a
 // precision cause); Fails means it does not (a logic cause: dropped terms, a wrong index).

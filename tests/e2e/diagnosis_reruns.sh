@@ -1,8 +1,10 @@
 # The diagnosis's re-runs and built-in checks that name a cause (docs/checking.md, "How a
 # cause is chosen"), each on a corpus kernel with that bug; the diagnosis block is printed.
 diag() {  # diag OP FILE: the diagnosis block of `check --op OP --impl FILE --dtype f32`
+  local file="$2"
+  [[ "$file" == */* ]] || file="../diagnosis/host/$file"
   echo "== $2"
-  kc check --op "$1" --impl "../diagnosis/host/$2" --dtype f32 --threads 1 >"$WORK/out.txt"
+  kc check --op "$1" --impl "$file" --dtype f32 --threads 1 >"$WORK/out.txt"
   awk '/^diagnosis: /{p=1} p&&/^(PASS|FAIL|ERROR|CRASH|SKIP|TIMEOUT|kernel )/{p=0} p' "$WORK/out.txt"
 }
 # A kept result: the repeat launch leaves its fresh poison (output-never-computed, built in).
@@ -14,3 +16,5 @@ diag matmul matmul_bf16_operands.c
 diag softmax softmax_sum_ktail.c
 # A last vector read whole: finite values in the padding change the outputs.
 diag amax amax_tail_overread.c
+# One block per row on grid y, unchecked: R = 65,535 passes, R = 65,536 writes nothing.
+diag softmax ../../contracts/calibration/ops/softmax_grid_rows.c

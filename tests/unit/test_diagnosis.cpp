@@ -1,7 +1,11 @@
-// The diagnosis's pieces that need no re-run: the report text, and the constant factor a
-// missing scale leaves in the worst cells.
+// The diagnosis without re-runs: the report text, the constant factor a missing scale leaves
+// in the worst cells, and the evidence rules that need only the judged cases (large index
+// only, `fails when` refuted, tail names only from re-runs).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
+#include "checker/diagnose/diagnose.h"
 #include "checker/diagnose/probes.h"
 #include "checker/report/diagnosis.h"
 
@@ -55,4 +59,83 @@ TEST_CASE("diagnosis: a constant factor over the wrong cells, and none otherwise
   CHECK_FALSE(diagnose::constantFactor(withCells({{1.01, 1}, {-3.03, -3}, {0.2525, 0.25}})));  // within 5% of 1
   CHECK_FALSE(diagnose::constantFactor(withCells({{2, 1}, {4, 2}}, 100)));  // two cells of a hundred wrong say nothing
   CHECK(diagnose::constantFactor(withCells({{2, 1}, {4, 2}})));             // two of two: every wrong cell
+}
+
+namespace {
+
+report::CaseResult caseResult(size_t number, report::Verdict v, std::vector<std::string> signatures = {},
+                              std::vector<std::pair<std::string, bool>> conditions = {}) {
+  report::CaseResult r;
+  r.number = number;
+  r.verdict = v;
+  r.signatures = std::move(signatures);
+  r.conditions = std::move(conditions);
+  return r;
+}
+
+plan::Case planned(size_t number, int largeIndex = 0) {
+  plan::Case c;
+  c.number = number;
+  c.largeIndex = largeIndex;
+  return c;
+}
+
+report::Diagnosis diagnoseWithoutReRuns(const sema::ContractInfo& ct, const plan::Plan& p, const std::vector<report::CaseResult>& results) {
+  diagnose::DiagnoseInput in;
+  in.contract = &ct;
+  in.plan = &p;
+  in.results = &results;
+  return diagnose::diagnose(in);
+}
+
+}  // namespace
+
+TEST_CASE("diagnosis: failing only on the large-index cases names index-overflow before unwritten-cells", "[diagnosis]") {
+  sema::ContractInfo ct;
+  plan::Plan p;
+  p.cases = {planned(1), planned(2), planned(3, 31), planned(4, 32)};
+  using V = report::Verdict;
+  std::vector<report::CaseResult> results = {caseResult(1, V::Pass), caseResult(2, V::Pass),
+                                             caseResult(3, V::Fail, {"unwritten-cells"}), caseResult(4, V::Fail, {"unwritten-cells"})};
+  report::Diagnosis d = diagnoseWithoutReRuns(ct, p, results);
+  REQUIRE_FALSE(d.causes.empty());
+  CHECK(d.causes.front().name == "index-overflow");
+  CHECK(d.causes.front().evidence ==
+        "fails only past 2^31 elements: every failing case is a large-index case, and 2 smaller cases pass (a 32-bit index or count wraps)");
+  // A smaller case failing too: the size is not what it needs.
+  results[1] = caseResult(2, V::Fail, {"unwritten-cells"});
+  d = diagnoseWithoutReRuns(ct, p, results);
+  CHECK(d.names() == std::vector<std::string>{"unwritten-cells"});
+}
+
+TEST_CASE("diagnosis: `fails when C` is not named when a case without C fails and nothing explains it", "[diagnosis]") {
+  sema::ContractInfo ct;
+  sema::SignatureInfo sig;
+  sig.name = "wide-rows";
+  sema::SignatureClause clause;
+  clause.kind = ast::SignatureClauseKind::FailsWhen;
+  sig.clauses.push_back(std::move(clause));
+  ct.signatures.push_back(std::move(sig));
+  plan::Plan p;
+  p.cases = {planned(1), planned(2)};
+  using V = report::Verdict;
+  std::vector<report::CaseResult> results = {caseResult(1, V::Fail, {"wide-rows"}, {{"wide-rows", true}}),
+                                             caseResult(2, V::Fail, {}, {{"wide-rows", false}})};
+  report::Diagnosis d = diagnoseWithoutReRuns(ct, p, results);
+  CHECK(d.names() == std::vector<std::string>{"unclassified"});
+  REQUIRE(d.notNamed.size() == 1);
+  CHECK(d.notNamed[0] == "wide-rows: its condition holds on #1, but #2 failed without it and no cause found explains them");
+  // Every failing case has C: named.
+  results[1] = caseResult(2, V::Fail, {"wide-rows"}, {{"wide-rows", true}});
+  CHECK(diagnoseWithoutReRuns(ct, p, results).names() == std::vector<std::string>{"wide-rows"});
+}
+
+TEST_CASE("diagnosis: a tail name from a contract's cell pattern alone is not named", "[diagnosis]") {
+  sema::ContractInfo ct;
+  plan::Plan p;
+  p.cases = {planned(1)};
+  std::vector<report::CaseResult> results = {caseResult(1, report::Verdict::Fail, {"tail-unwritten", "unwritten-cells"})};
+  report::Diagnosis d = diagnoseWithoutReRuns(ct, p, results);
+  CHECK(d.names() == std::vector<std::string>{"unwritten-cells"});
+  CHECK(std::find(d.notNamed.begin(), d.notNamed.end(), "tail-unwritten: only a re-run shows it, and none did") != d.notNamed.end());
 }
