@@ -144,16 +144,8 @@ void explains(Candidate& c, size_t number) {
 // none): the re-runs vary one factor at a time, and a layout is not the one they vary.
 plan::Case contiguousVariant(plan::Plan& plan, const plan::Case& c) {
   plan::Case out = c;
-  for (auto& [name, k] : out.layouts) {
-    plan::TensorPlan* t = nullptr;
-    for (auto& tp : plan.tensors)
-      if (tp.name == name) t = &tp;
-    if (!t) continue;
-    size_t i = 0;
-    while (i < t->layouts.size() && t->layouts[i].kind != "contiguous") ++i;
-    if (i == t->layouts.size()) t->layouts.push_back({"contiguous", "contiguous", 0, {}});
-    k = i;
-  }
+  for (auto& [name, k] : out.layouts)
+    if (plan::TensorPlan* t = plan.tensor(name)) k = layoutIndex(*t, {"contiguous", "contiguous", 0, {}});
   return out;
 }
 

@@ -51,14 +51,9 @@ bool readsRowGaps(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_
   plan::Case v = c;
   bool padded = false;
   for (auto& [name, k] : v.layouts) {
-    plan::TensorPlan* t = nullptr;
-    for (auto& tp : ctx.plan.tensors)
-      if (tp.name == name) t = &tp;
+    plan::TensorPlan* t = ctx.plan.tensor(name);
     if (!t || t->output || t->scalar) continue;
-    size_t i = 0;
-    while (i < t->layouts.size() && t->layouts[i].text != "padded(64)") ++i;
-    if (i == t->layouts.size()) t->layouts.push_back({"padded(64)", "padded", 64, {}});
-    k = i;
+    k = layoutIndex(*t, {"padded(64)", "padded", 64, {}});
     padded = true;
   }
   std::string at = "#" + std::to_string(c.number) + " with its inputs in rows padded by 64, the gaps holding the view's largest value, then its smallest: ";
@@ -237,9 +232,7 @@ Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, ui
   plan::Case v = c;
   bool changed = false;
   for (auto& [name, index] : v.values) {
-    plan::TensorPlan* t = nullptr;
-    for (auto& tp : ctx.plan.tensors)
-      if (tp.name == name) t = &tp;
+    plan::TensorPlan* t = ctx.plan.tensor(name);
     if (!t || t->scalar) continue;
     // Integer inputs (indices) keep their values; a dtype variable may be a float or not.
     std::string dt = t->dtype;

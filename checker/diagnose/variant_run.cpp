@@ -67,6 +67,13 @@ void editInput(const run::ArgSpec& a, std::vector<uint8_t>& storage, const Input
 
 }  // namespace
 
+size_t layoutIndex(plan::TensorPlan& t, const plan::Layout& layout) {
+  size_t i = 0;
+  while (i < t.layouts.size() && t.layouts[i].text != layout.text) ++i;
+  if (i == t.layouts.size()) t.layouts.push_back(layout);
+  return i;
+}
+
 VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks, const InputEdit& edit) {
   VariantRun v;
   if (ctx.runsLeft <= 0 || ctx.secondsLeft <= 0) {

@@ -48,6 +48,10 @@ struct InputEdit {
 };
 
 // Runs `variant` (a case of ctx.plan, possibly with other dims) once with `seed` and `marks`.
+// The index of `layout` (by its text) among the tensor's layouts, added to the tensor's plan
+// when it has no such layout: a re-run may ask for one the contract's protocol did not.
+size_t layoutIndex(plan::TensorPlan& t, const plan::Layout& layout);
+
 VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks, const InputEdit& edit = {});
 
 // Of the output cells the first run wrote with a finite value, how many the second wrote bit

@@ -133,6 +133,7 @@ struct Plan {
   size_t maxCases = 256;
 
   const TensorPlan* tensor(const std::string& name) const;
+  TensorPlan* tensor(const std::string& name);
   const DimPlan* dim(const std::string& name) const;
 };
 

@@ -137,6 +137,10 @@ const TensorPlan* Plan::tensor(const std::string& name) const {
   return nullptr;
 }
 
+TensorPlan* Plan::tensor(const std::string& name) {
+  return const_cast<TensorPlan*>(static_cast<const Plan&>(*this).tensor(name));
+}
+
 const DimPlan* Plan::dim(const std::string& name) const {
   for (const auto& d : dims)
     if (d.name == name) return &d;
