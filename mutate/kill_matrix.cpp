@@ -1,10 +1,13 @@
 #include "mutate/kill_matrix.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <mutex>
 
 #include "checker/run/judge.h"
 #include "compiler/plan/planner.h"
+#include "stdlib/numerics/float_bits.h"
 #include "mutate/families.h"
 
 namespace kc::mutate {
@@ -15,14 +18,33 @@ using report::Verdict;
 
 constexpr size_t kMaxUnnamedKills = 4;
 
-// FNV-1a over the output images of one run.
+// FNV-1a over the output images of one run, every float NaN hashed as one pattern: no
+// contract tells NaNs apart by sign or payload, so a mutant that only leaves another NaN (a
+// later NaN of the row kept in place of the first) computes what the original computes.
 uint64_t outputsDigest(const run::CaseSetup& setup, const run::LaunchRecord& rec) {
   uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](uint8_t b) { h = (h ^ b) * 1099511628211ull; };
   for (size_t a = 0; a < setup.args.size() && a < rec.images.size(); ++a) {
-    if (!setup.args[a].output) continue;
-    for (const auto& image : rec.images[a])
-      for (uint8_t b : image) h = (h ^ b) * 1099511628211ull;
-    h = (h ^ 0xff) * 1099511628211ull;  // between arguments
+    const auto& arg = setup.args[a];
+    if (!arg.output) continue;
+    const size_t eb = arg.elementBytes();
+    const bool isFloat = numerics::isFloat(arg.dtype) && eb > 0 && eb <= 8;
+    for (const auto& image : rec.images[a]) {
+      for (size_t i = 0; i < image.size(); i += isFloat ? eb : 1) {
+        if (isFloat && i + eb <= image.size()) {
+          uint64_t bits = 0;
+          std::memcpy(&bits, image.data() + i, eb);
+          if (std::isnan(numerics::decode(arg.dtype == numerics::DType::TF32 ? numerics::DType::F32 : arg.dtype, bits))) {
+            mix(0x7f);
+            continue;
+          }
+          for (size_t k = 0; k < eb; ++k) mix(image[i + k]);
+        } else {
+          mix(image[i]);
+        }
+      }
+    }
+    mix(0xff);  // between arguments
   }
   return h;
 }
