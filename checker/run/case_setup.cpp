@@ -76,7 +76,10 @@ std::vector<std::pair<double, double>> specialRates(const sema::ProtocolValue& v
   for (const auto& [kind, values] : v.args) {
     if (values.empty()) continue;
     double rate = number(values[0]);
+    // neg_nan: a quiet NaN with its sign bit set; a kernel that tests the sign bit
+    // (signbit(x) ? 0 : x) keeps a positive NaN but turns this one into 0.
     double value = kind == "nan"        ? std::numeric_limits<double>::quiet_NaN()
+                   : kind == "neg_nan"  ? -std::numeric_limits<double>::quiet_NaN()
                    : kind == "inf"      ? std::numeric_limits<double>::infinity()
                    : kind == "neg_inf"  ? -std::numeric_limits<double>::infinity()
                    : kind == "zero"     ? 0.0
@@ -283,11 +286,12 @@ std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, con
     for (const auto& [value, rate] : rates) {
       if (rate <= 0) continue;
       bool present = false;
-      for (int64_t i = 0; i < n && !present; ++i)
-        present = taken[static_cast<size_t>(i)] &&
-                  (std::isnan(value) ? std::isnan(cells[static_cast<size_t>(i)])
-                                     : cells[static_cast<size_t>(i)] == value &&
-                                           std::signbit(cells[static_cast<size_t>(i)]) == std::signbit(value));
+      // A NaN of the same sign counts (nan and neg_nan are two kinds).
+      for (int64_t i = 0; i < n && !present; ++i) {
+        const double c = cells[static_cast<size_t>(i)];
+        present = taken[static_cast<size_t>(i)] && (std::isnan(value) ? std::isnan(c) : c == value) &&
+                  std::signbit(c) == std::signbit(value);
+      }
       if (present) continue;
       int64_t best = -1;
       for (int64_t i = 0; i < n; ++i)

@@ -1,3 +1,4 @@
+#include <cmath>
 #include "compiler/sema/model.h"
 
 #include <algorithm>
@@ -8,6 +9,11 @@ namespace kc::sema {
 
 std::string shortestReal(double d) {
   char buf[64];
+  // A whole number prints whole: %.1g would write 10 as "1e+01".
+  if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", d);
+    return buf;
+  }
   for (int p = 1; p <= 17; ++p) {
     std::snprintf(buf, sizeof buf, "%.*g", p, d);
     if (std::strtod(buf, nullptr) == d) break;

@@ -19,7 +19,7 @@ contract and says so:
 - matmul and bmm run with TF32 off (torch.backends.cuda.matmul.allow_tf32 = False): the
   contracts hold f32 operands to f32 products (std.prec.operand-coercion@1). matmul_tf32 is
   the same GEMM with TF32 allowed, a control that must FAIL on CUDA (Ampere and newer) with
-  `reduced-precision-products` (std.op.matmul's name for it; H200, torch 2.11); on the CPU, where torch has no TF32, it is an ordinary f32 GEMM and
+  `operand-coercion` (the diagnosis's narrow-input re-run; H200, torch 2.11); on the CPU, where torch has no TF32, it is an ordinary f32 GEMM and
   passes.
 - int8_gemm: an exact int32 accumulator (torch._int_mm where it applies, else an integer
   matmul), then the f32 epilogue and one rounding to bf16.
@@ -152,7 +152,7 @@ def matmul(a, b):
 
 
 def matmul_tf32(a, b):
-    """CONTROL, must FAIL on CUDA with reduced-precision-products: cuBLAS rounds f32 operands to TF32
+    """CONTROL, must FAIL on CUDA with operand-coercion: cuBLAS rounds f32 operands to TF32
     (10 mantissa bits) when allowed. On the CPU torch has no TF32: an f32 GEMM, PASS."""
     torch.backends.cuda.matmul.allow_tf32 = True
     return _native(torch.matmul, a, b)
