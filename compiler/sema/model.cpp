@@ -1,7 +1,7 @@
-#include <cmath>
 #include "compiler/sema/model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
