@@ -130,6 +130,11 @@ class Backend {
   // Whether buffers live in memory of their own (a GPU's), not in the host's: a case too
   // large for host memory then runs on the streamed path instead of being SKIPPED.
   virtual bool separateMemory() const { return false; }
+  // In the streamed case path's worker, after load() and before any allocate(): the buffers
+  // of this run go in the device's memory even where the backend's normal buffers are host
+  // memory (the exec backend's adaptor then holds them; docs/backends.md, "Device memory").
+  // Backends whose buffers are device memory anyway ignore it.
+  virtual void useDeviceMemory() {}
   // For a backend with memory of its own: how many bytes of it a case may use (the device's
   // free memory when the probe asked, cudaMemGetInfo; OpenCL's CL_DEVICE_GLOBAL_MEM_SIZE), so
   // that a case larger than that is SKIPPED with the estimate and the limit instead of failing

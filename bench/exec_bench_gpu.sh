@@ -4,11 +4,11 @@
 # exec protocol v2 (bench/exec/OP_cuda.kcexec: torch_ops.py, KC_TORCH_DEVICE=cuda), side by
 # side in one run with the same check of a CUDA kernel of the op on the CUDA backend
 # (examples/softmax/softmax.cu, examples/matmul/matmul.cu). Prints wall seconds, cases,
-# verdicts and the ratio to the CUDA kernel; then, since the CUDA backend runs the
-# large-index cases (8 GiB tensors, on its streamed path) that the exec backend's host
-# buffers SKIP, the case seconds summed over the cases both ran, and their ratio. Each is run
-# once untimed first (the CUDA kernel built, torch's kernels loaded into the page cache),
-# then timed.
+# verdicts and the ratio to the CUDA kernel; then the case seconds summed over the cases both
+# ran, and their ratio. Both run the large-index cases (tensors of 2^31 elements and more, on
+# the streamed path: the CUDA backend's memory, the adaptor's device memory through the
+# specs' "device_memory"). Each is run once untimed first (the CUDA kernel built, torch's
+# kernels loaded into the page cache), then timed.
 #   bench/exec_bench_gpu.sh [OP...]        (default: softmax matmul)
 # Environment: KC (the kcontract binary; default bundle/kcontract).
 set -uo pipefail

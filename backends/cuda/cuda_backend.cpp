@@ -18,6 +18,7 @@
 
 #include "backends/child_query.h"
 #include "backends/cuda/support/kc_cuda_support.h"
+#include "backends/support_fill.h"
 #include "backends/host/compile_cache.h"
 #include "backends/kernel_library.h"
 #include "stdlib/data_root.h"
@@ -391,6 +392,14 @@ void CudaBackend::buildSupport(const std::string& arch) {
   }
 }
 
+std::string CudaBackend::supportLibraryForDevice() {
+  const DeviceInfo& d = queryDevice();
+  if (!d.available) throw BackendError(d.reason);
+  buildSupport(d.arch);
+  if (supportLibrary_.empty()) throw BackendError(supportError_);
+  return supportLibrary_;
+}
+
 void CudaBackend::loadSupport() {
   if (support_) return;
   if (supportLibrary_.empty())
@@ -424,47 +433,9 @@ bool CudaBackend::supportOk(int rc, const char* what) {
 void CudaBackend::fillGenerated(void* device, const GeneratedFill& g, size_t count) {
   if (!pendingFault_.empty()) return;
   loadSupport();
-  kcs_gen k{};
-  k.dtype = static_cast<int32_t>(g.dtype);
-  k.key0 = g.key[0];
-  k.key1 = g.key[1];
-  k.first = g.firstIndex;
-  if (const auto* u = std::get_if<values::Uniform>(&g.spec.dist)) {
-    k.kind = KCS_UNIFORM;
-    k.lo = u->lo;
-    k.hi = u->hi;
-  } else if (const auto* i = std::get_if<values::IntUniform>(&g.spec.dist)) {
-    k.kind = KCS_INT_UNIFORM;
-    k.ilo = i->lo;
-    k.ihi = i->hi;
-  } else if (const auto* m = std::get_if<values::IndexMod>(&g.spec.dist)) {
-    k.kind = KCS_INDEX_MOD;
-    k.prime = m->prime;
-    k.offset = m->offset;
-  } else if (const auto* nd = std::get_if<values::Normal>(&g.spec.dist)) {
-    k.kind = KCS_NORMAL;
-    k.lo = nd->mean;
-    k.hi = nd->stddev;
-  } else if (const auto* cr = std::get_if<values::ConstantRows>(&g.spec.dist)) {
-    k.kind = KCS_CONSTANT_ROWS;
-    k.lo = cr->mean;
-    k.hi = cr->stddev;
-    k.cols = cr->cols;
-  } else if (const auto* sr = std::get_if<values::ShiftedRows>(&g.spec.dist)) {
-    k.kind = KCS_SHIFTED_ROWS;
-    k.lo = sr->meanLo;
-    k.hi = sr->meanHi;
-    k.density = sr->stddev;
-    k.cols = sr->cols;
-  } else if (const auto* x = std::get_if<values::ExactInt>(&g.spec.dist)) {
-    k.kind = KCS_EXACT_INT;
-    k.ilo = -x->magnitude;
-    k.ihi = x->magnitude;
-    k.density = x->zeroDensity;
-  }
+  std::optional<kcs_gen> k = supportFill(g);
   using Fn = int (*)(void*, const kcs_gen*, uint64_t, void*);
-  if (k.kind != 0 && g.spec.specialRate == 0.0 &&
-      supportOk(reinterpret_cast<Fn>(fillFn_)(device, &k, count, stream_), "the generated fill"))
+  if (k && supportOk(reinterpret_cast<Fn>(fillFn_)(device, &*k, count, stream_), "the generated fill"))
     return;
   Backend::fillGenerated(device, g, count);  // f16, bf16, i8, ...: the host's chunks
 }

@@ -59,6 +59,11 @@ class CudaBackend : public Backend {
   void preparePerturbation() override;
   std::string setPerturbation(const std::string& kind) override { return noise_.configure(kind); }
 
+  // The support kernels as a library for another process on this machine's GPU (the exec
+  // backend's adaptor calls them on its own device memory): built, or found in the cache,
+  // for the device's architecture. In the checker process. Throws BackendError.
+  std::string supportLibraryForDevice();
+
   // The nvcc that prepare() runs: $CUDACXX, else /usr/local/cuda/bin/nvcc, else nvcc on PATH.
   static std::string nvccPath();
 

@@ -15,6 +15,9 @@
 #include <sstream>
 
 #include "backends/exec/npy.h"
+#ifdef KC_HAVE_CUDA
+#include "backends/cuda/cuda_backend.h"
+#endif
 #include "stdlib/data_root.h"
 
 extern char** environ;
@@ -104,9 +107,23 @@ std::string ExecBackend::runFolder() {
   return root_;
 }
 
+// Whether the PyTorch adaptor will run on a CUDA GPU: $KC_TORCH_DEVICE names one, or it is
+// unset or "auto" (the adaptor then takes CUDA where torch has it) and this machine has one.
+static bool torchOnCuda() {
+  const char* d = std::getenv("KC_TORCH_DEVICE");
+  std::string device = d ? d : "";
+  if (device.rfind("cuda", 0) == 0) return true;
+  if (!device.empty() && device != "auto") return false;
+#ifdef KC_HAVE_CUDA
+  return CudaBackend().probe().available;
+#else
+  return false;
+#endif
+}
+
 // A Python file given as the kernel (a KernelBench problem, PATH.py[:NAME]): the exec spec a
 // user would write for it, in the run's folder: the PyTorch adaptor over exec v2, the file's
-// NAME (ModelNew unless the entry names another).
+// NAME (ModelNew unless the entry names another), with device memory on a CUDA GPU.
 static std::string pythonSpec(const KernelRef& kernel, const std::string& folder) {
   std::error_code ec;
   fs::path file = fs::absolute(kernel.path, ec);
@@ -116,6 +133,7 @@ static std::string pythonSpec(const KernelRef& kernel, const std::string& folder
   json spec = {{"protocol", "kcontract-exec/2"},
                {"python", "python3"},
                {"command", {adaptor.string(), file.string() + ":" + name}}};
+  if (torchOnCuda()) spec["device_memory"] = true;
   std::string path = folder + "/" + file.stem().string() + ".kcexec";
   std::ofstream out(path);
   out << spec.dump() << "\n";
@@ -135,9 +153,26 @@ Prepared ExecBackend::prepare(const KernelRef& kernel) {
   ExecSpec spec = readExecSpec(kernel.path);  // its errors are the user's to read now, once
   requireProgram(spec);
   spec_ = spec;  // reusesWorker() asks its protocol
+  if (spec_.deviceMemory) buildSupport();
   runFolder();
   std::error_code ec;
   return {fs::absolute(kernel.path, ec).string(), true};
+}
+
+// For an adaptor with device memory on a CUDA GPU: the CUDA backend's support kernels, built
+// here in the checker where the cache is writable, so the adaptor generates a streamed case's
+// inputs on its device with the very code the CUDA backend runs. Without a GPU (or CUDA in
+// this kcontract) the inputs are generated here and written through the staging buffer.
+void ExecBackend::buildSupport() {
+#ifdef KC_HAVE_CUDA
+  CudaBackend cuda;
+  if (!cuda.probe().available) return;
+  try {
+    supportLibrary_ = cuda.supportLibraryForDevice();
+  } catch (const std::exception& e) {
+    supportError_ = e.what();
+  }
+#endif
 }
 
 void ExecBackend::load(const Prepared& prepared, const std::string& entry) {
@@ -150,24 +185,6 @@ void ExecBackend::beginCase() {
   launches_ = 0;
   ++cases_;
   resource_.clear();
-}
-
-void* ExecBackend::allocate(size_t bytes) {
-  if (spec_.protocol != 2) return HostMemoryBackend::allocate(bytes);
-  Buffer b;
-  b.mem = execwire::allocateShared(bytes);
-  b.id = nextBuffer_++;
-  void* data = b.mem.data;
-  buffers_[reinterpret_cast<uintptr_t>(data)] = b;
-  return data;
-}
-
-void ExecBackend::release(void* buffer) {
-  auto it = buffers_.find(reinterpret_cast<uintptr_t>(buffer));
-  if (it == buffers_.end()) return HostMemoryBackend::release(buffer);
-  if (it->second.sent) released_.push_back(it->second.id);
-  execwire::releaseShared(it->second.mem);
-  buffers_.erase(it);
 }
 
 int ExecBackend::launch(kc_tensor* args, int32_t nargs) {

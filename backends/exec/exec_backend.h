@@ -15,10 +15,13 @@
 // reusesWorker()) across launches and cases while they end cleanly. Requests and replies
 // are length-prefixed JSON over a socketpair (exec_wire.h); buffers are memfds mapped
 // MAP_SHARED, their descriptors passed once each, so the adaptor reads and writes the very
-// bytes the checker poisons and inspects (exec_v2.cpp).
+// bytes the checker poisons and inspects (exec_v2.cpp). A v2 spec with "device_memory" also
+// lets cases too large for host memory run on the streamed path: their buffers live in the
+// adaptor's device memory, and the worker drives them with requests (exec_device.cpp).
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -47,6 +50,17 @@ class ExecBackend : public HostMemoryBackend {
   std::string fault() override { return pendingFault_; }
   std::string resourceReport() override { return resource_; }
   std::string setPerturbation(const std::string& kind) override;
+  // Device memory (exec_device.cpp): only where the spec says "device_memory".
+  bool separateMemory() const override { return spec_.deviceMemory; }
+  void useDeviceMemory() override;
+  void copyIn(void* device, const void* host, size_t bytes) override;
+  void copyOut(void* host, const void* device, size_t bytes) override;
+  void fill(void* device, const std::vector<uint8_t>& pattern, size_t bytes) override;
+  void fillGenerated(void* device, const GeneratedFill& g, size_t count) override;
+  PatternCount countPattern(const void* device, size_t count, const std::vector<uint8_t>& pattern,
+                            size_t maxFirst) override;
+  void copyDevice(void* to, const void* from, size_t bytes) override;
+  uint64_t compareBitwise(const void* a, const void* b, size_t count, size_t elementBytes) override;
 
  private:
   std::string runFolder();  // one private folder per run (mkdtemp), removed by the checker
@@ -59,8 +73,16 @@ class ExecBackend : public HostMemoryBackend {
   int launchV2(kc_tensor* args, int32_t nargs);
   // One reply to request `id`, validated (type among `types`); a closed socket or a death
   // sets pendingFault_ and returns a null json.
-  struct Reply;
+  struct Reply {
+    nlohmann::json body;  // null: the adaptor is gone (pendingFault_ says how)
+  };
   Reply exchange(const std::string& request, const std::vector<int>& fds, uint64_t id);
+  // Device memory (exec_device.cpp): one request answered "ok" (its body), or a
+  // BackendError; a device fault in the adaptor goes to pendingFault_ and returns null.
+  nlohmann::json deviceRequest(nlohmann::json request, const std::vector<int>& fds = {});
+  nlohmann::json where(const void* device, size_t bytes) const;  // {"buffer", "offset"} of a device address
+  void stage(size_t bytes);
+  void buildSupport();  // in prepare(): the CUDA support kernels for the adaptor, when there is a GPU  // the shared staging buffer of the copies, at least `bytes` (capped)
 
   ExecSpec spec_;
   std::string entry_;
@@ -81,6 +103,13 @@ class ExecBackend : public HostMemoryBackend {
   uint64_t nextBuffer_ = 1, nextRequest_ = 1;
   int cases_ = -1;                       // runs begun in this worker
   std::string resource_;                 // the last launch's resource line
+  // Device memory, in the streamed worker (useDeviceMemory()):
+  bool onDevice_ = false;
+  bool generates_ = false;               // the adaptor runs the CUDA support kernels' fill
+  std::string supportLibrary_;           // built by prepare() in the checker ("" when none)
+  std::string supportError_;             // why not
+  std::map<uintptr_t, std::pair<uint64_t, size_t>> deviceBuffers_;  // address -> (id, bytes)
+  Buffer staging_;                       // shared host memory the copies go through
 };
 
 }  // namespace kc::backend

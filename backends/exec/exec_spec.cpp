@@ -39,8 +39,9 @@ ExecSpec readExecSpec(const std::string& path) {
   }
   if (!j.is_object()) throw BackendError(where + " must be a JSON object with \"command\"");
   for (auto it = j.begin(); it != j.end(); ++it)
-    if (it.key() != "command" && it.key() != "env" && it.key() != "protocol" && it.key() != "python")
-      throw BackendError(where + ": unknown key \"" + it.key() + "\" (known: command, env, protocol, python)");
+    if (it.key() != "command" && it.key() != "env" && it.key() != "protocol" && it.key() != "python" &&
+        it.key() != "device_memory")
+      throw BackendError(where + ": unknown key \"" + it.key() + "\" (known: command, device_memory, env, protocol, python)");
   ExecSpec s;
   if (!j.contains("command") || !j["command"].is_array() || j["command"].empty())
     throw BackendError(where + ": \"command\" must be a non-empty array of strings (argv; no shell)");
@@ -68,6 +69,12 @@ ExecSpec readExecSpec(const std::string& path) {
     if (!j["python"].is_string() || j["python"].get<std::string>().empty())
       throw BackendError(where + ": \"python\" must be the interpreter's name or path (a non-empty string)");
     s.python = j["python"].get<std::string>();
+  }
+  if (j.contains("device_memory")) {
+    if (!j["device_memory"].is_boolean()) throw BackendError(where + ": \"device_memory\" must be true or false");
+    s.deviceMemory = j["device_memory"].get<bool>();
+    if (s.deviceMemory && s.protocol != 2)
+      throw BackendError(where + ": \"device_memory\" needs \"protocol\": \"" + kExecProtocol2 + "\"");
   }
   std::error_code ec;
   s.dir = fs::absolute(path, ec).parent_path().string();

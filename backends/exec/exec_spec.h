@@ -7,7 +7,10 @@
 //
 // `command` is the argv, run without a shell; `python` (optional) names the interpreter that
 // runs it (argv is then the interpreter followed by `command`; $KC_PYTHON overrides it);
-// `protocol` picks the protocol (absent: kcontract-exec/1, a process per launch).
+// `protocol` picks the protocol (absent: kcontract-exec/1, a process per launch);
+// `device_memory` (v2 only) says the adaptor runs on a device with memory of its own and
+// serves the device-memory requests, so a case too large for host memory runs on the
+// streamed path in that memory (docs/backends.md, "Device memory").
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +26,7 @@ struct ExecSpec {
   std::string dir;                                       // the spec's folder: the working directory
   int protocol = 1;                                      // 1 or 2
   std::string python;                                    // the spec's interpreter ("" when none)
+  bool deviceMemory = false;                             // "device_memory": true
 
   // The argv that runs: the interpreter ($KC_PYTHON, else `python`) and then `command`, or
   // `command` alone when the spec names no interpreter.

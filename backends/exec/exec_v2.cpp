@@ -36,10 +36,6 @@ std::string shortText(const std::string& s, size_t n = 200) { return s.size() <=
 
 }  // namespace
 
-struct ExecBackend::Reply {
-  json body;         // null: the adaptor is gone (pendingFault_ says how)
-};
-
 void ExecBackend::startAdaptor() {
   adaptor_ = std::make_unique<AdaptorProcess>();
   std::vector<std::string> argv = spec_.argv();
@@ -139,6 +135,13 @@ int ExecBackend::launchV2(kc_tensor* args, int32_t nargs) {
     e["shape"] = std::vector<int64_t>(t.shape, t.shape + t.rank);
     e["strides"] = std::vector<int64_t>(t.strides, t.strides + t.rank);
     auto at = reinterpret_cast<uintptr_t>(t.data);
+    if (onDevice_ && t.rank != 0) {  // a buffer in the adaptor's device memory (exec_device.cpp)
+      json w = where(t.data, 0);
+      e["device_buffer"] = w["buffer"];
+      e["offset"] = w["offset"];
+      (d.output ? outputs : inputs).push_back(e);
+      continue;
+    }
     auto it = buffers_.upper_bound(at);
     bool inBuffer = it != buffers_.begin() && (--it, at < it->first + it->second.mem.bytes);
     if (t.rank == 0 || !inBuffer) {  // a scalar: a host pointer; its value goes in the request

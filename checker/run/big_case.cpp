@@ -164,6 +164,7 @@ struct Layout {
   };
   try {
     be.load(r.prepared, r.entry);
+    be.useDeviceMemory();
     size_t n = s.args.size();
     std::vector<backend::ArgDesc> descs;
     for (const ArgSpec& a : s.args) descs.push_back({a.name, a.output});

@@ -66,6 +66,14 @@ TEST_CASE("exec spec: argv as written, errors named", "[backend][exec]") {
   CHECK_THROWS_WITH(kc::backend::readExecSpec(path), Catch::Contains("non-empty array"));
   std::ofstream(path) << R"({"command": ["x"], "shell": true})";
   CHECK_THROWS_WITH(kc::backend::readExecSpec(path), Catch::Contains("unknown key \"shell\""));
+  std::ofstream(path) << R"({"command": ["x"], "protocol": "kcontract-exec/2", "device_memory": true})";
+  CHECK(kc::backend::readExecSpec(path).deviceMemory);
+  CHECK_FALSE(kc::backend::readExecSpec(path).protocol == 1);
+  std::ofstream(path) << R"({"command": ["x"], "protocol": "kcontract-exec/2", "device_memory": "yes"})";
+  CHECK_THROWS_WITH(kc::backend::readExecSpec(path), Catch::EndsWith("\"device_memory\" must be true or false"));
+  std::ofstream(path) << R"({"command": ["x"], "device_memory": true})";
+  CHECK_THROWS_WITH(kc::backend::readExecSpec(path),
+                    Catch::EndsWith("\"device_memory\" needs \"protocol\": \"kcontract-exec/2\""));
   auto be = makeBackend("exec");
   CHECK(be->probe().available);
   CHECK_THROWS_AS(be->prepare({"kernel.c", "kc_x"}), kc::backend::BackendError);

@@ -26,15 +26,19 @@ def span(shape, strides):
 
 class View:
     """One argument of a launch: `flat`, the storage its view spans in the mapped buffer (a
-    CPU tensor over the very bytes the checker wrote, no copy), and `view`, the strided view."""
+    CPU tensor over the very bytes the checker wrote, no copy) or, for a streamed case, in the
+    adaptor's device memory (`on_device`), and `view`, the strided view."""
 
-    def __init__(self, entry, buffers):
+    def __init__(self, entry, buffers, device_memory=None):
         self.entry = entry
         self.dtype = torch_dtype(entry["dtype"])
         self.shape, self.strides = list(entry["shape"]), list(entry["strides"])
+        self.on_device = "device_buffer" in entry
         n = span(self.shape, self.strides)
         if n == 0:
             self.flat = torch.empty(0, dtype=self.dtype)
+        elif self.on_device:
+            self.flat = device_memory.tensor(entry, self.dtype, n)
         else:
             self.flat = torch.frombuffer(buffers[entry["buffer"]], dtype=self.dtype, count=n, offset=entry["offset"])
         self.view = torch.as_strided(self.flat, self.shape, self.strides)

@@ -24,6 +24,8 @@ import torch
 
 from . import device as devmod
 from . import tensors, wire
+from .device_memory import REQUESTS as DEVICE_REQUESTS
+from .device_memory import DeviceMemory
 from .target import bind, instantiate, load_target, output_style, parse_bindings, pick_device
 
 TRACE_TAIL = 1500
@@ -39,6 +41,7 @@ class Server:
         self.fn = instantiate(self.module, target, self.device)
         self.bound = parse_bindings(args.bind or [], self.fn)
         self.dev = devmod.Device(self.device)
+        self.memory = DeviceMemory(self.dev)
         self.style = None
         self.case = None
 
@@ -50,8 +53,8 @@ class Server:
         return self.dev.after_launch()
 
     def _run(self, req, buffers):
-        ins = [None if not e["shape"] else tensors.View(e, buffers) for e in req["inputs"]]
-        outs = [tensors.View(e, buffers) for e in req["outputs"]]
+        ins = [None if not e["shape"] else tensors.View(e, buffers, self.memory) for e in req["inputs"]]
+        outs = [tensors.View(e, buffers, self.memory) for e in req["outputs"]]
         if self.style is None:
             passed = sum(1 for e in req["inputs"] if e["name"] not in self.bound)
             self.style = output_style(self.fn, passed, len(outs), self.args.outputs)
@@ -66,8 +69,8 @@ class Server:
                     if v is None:
                         value = tensors.scalar(e)
                     else:
-                        flat = v.flat if on_cpu else v.flat.to(self.device)
-                        if not on_cpu:
+                        flat = v.flat if on_cpu or v.on_device else v.flat.to(self.device)
+                        if not (on_cpu or v.on_device):
                             placed.append((v, flat))
                         t = torch.as_strided(flat, v.shape, v.strides)
                         value = t.contiguous().clone() if dense else t
@@ -78,8 +81,8 @@ class Server:
                 given = []
                 if self.style in ("given", "out"):
                     for v in outs:
-                        flat = v.flat if on_cpu else v.flat.to(self.device)
-                        if not on_cpu:
+                        flat = v.flat if on_cpu or v.on_device else v.flat.to(self.device)
+                        if not (on_cpu or v.on_device):
                             placed.append((v, flat))
                         given.append(torch.as_strided(flat, v.shape, v.strides))
                 else:
@@ -134,6 +137,10 @@ class Server:
             try:
                 if req["type"] == "perturb":
                     w.send({"type": "ok", "id": rid, "line": self.dev.set_perturbation(req["kind"])})
+                    continue
+                if req["type"] in DEVICE_REQUESTS:  # a streamed case's buffers (device_memory.py)
+                    reply = {"type": "ok", "id": rid, **self.memory.handle(req, w.buffers)}
+                    w.send(reply)
                     continue
                 resource = self.launch(req, w.buffers)
                 reply = {"type": "ok", "id": rid, "status": 0}
