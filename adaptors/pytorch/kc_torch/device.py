@@ -79,11 +79,16 @@ class Device:
             return torch.xpu.stream(self.stream)
         return contextlib.nullcontext()
 
-    def wait(self):
+    def wait(self, device=False):
         """Waits for the launch's stream only, never the device: work a kernel leaves on a
         private stream is not waited for, so its outputs show as unwritten. MPS has no streams
-        of its own to choose: the device is synchronised."""
-        if self.stream is not None:
+        of its own to choose: the device is synchronised. `device` (a request's "wait":
+        "device": the allclose harness, the diagnosis's re-run) waits for the whole device."""
+        if device and self.kind == "cuda":
+            torch.cuda.synchronize(self.device)
+        elif device and self.kind == "xpu" and hasattr(torch.xpu, "synchronize"):
+            torch.xpu.synchronize(self.device)
+        elif self.stream is not None:
             self.stream.synchronize()
         elif self.kind == "mps":
             torch.mps.synchronize()
@@ -123,7 +128,9 @@ class Device:
         if self.kind != "cuda":
             return None
         if _streams is not None:
-            return len(_streams)
+            # Counted by iterating, which yields only the live ones: len() of the weak set
+            # was measured to keep counting streams torch had already dropped.
+            return sum(1 for _ in _streams)
         return sum(1 for o in gc.get_objects() if isinstance(o, torch.cuda.Stream))
 
     def after_launch(self):
