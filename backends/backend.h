@@ -115,6 +115,15 @@ class Backend {
   // Only calibration's allclose harness uses it (checker/run/judge.h, Allclose), to show what
   // a kernel that ignores its stream gets away with there.
   virtual void synchronizeDevice() { synchronize(); }
+  // Before the launches of a run whose results are read after synchronizeDevice() instead of
+  // synchronize() (calibration's allclose harness, the diagnosis's private-stream re-run). A
+  // backend that reads the outputs inside its launch (the exec backend's adaptor does, before
+  // its reply) must wait for the whole device there.
+  virtual void setDeviceWait(bool on) { (void)on; }
+  // Whether a kernel can queue work that synchronize() does not wait for and
+  // synchronizeDevice() does (CUDA streams, the ptx engine's, an exec adaptor's device): the
+  // diagnosis's stream-race re-run is worth its runs only there.
+  virtual bool hasStreams() const { return false; }
   // A sticky device fault after a launch ("" when none): an illegal address, a launch failure.
   virtual std::string fault() = 0;
   // After the last launch: a resource the kernel kept across launches, one line each ("" when

@@ -44,6 +44,7 @@ class CudaBackend : public Backend {
   int launch(kc_tensor* args, int32_t nargs) override;
   void synchronize() override;
   void synchronizeDevice() override;
+  bool hasStreams() const override { return true; }
   std::string fault() override;
   std::string resourceReport() override;
   bool separateMemory() const override { return true; }

@@ -53,6 +53,8 @@ class ExecBackend : public HostMemoryBackend {
   // Device memory (exec_device.cpp): only where the spec says "device_memory".
   bool separateMemory() const override { return spec_.deviceMemory; }
   void useDeviceMemory() override;
+  void setDeviceWait(bool on) override { deviceWait_ = on; }  // v2: the launch request says "wait": "device"
+  bool hasStreams() const override { return spec_.protocol == 2; }  // the adaptor's device may have them
   void copyIn(void* device, const void* host, size_t bytes) override;
   void copyOut(void* host, const void* device, size_t bytes) override;
   void fill(void* device, const std::vector<uint8_t>& pattern, size_t bytes) override;
@@ -103,6 +105,7 @@ class ExecBackend : public HostMemoryBackend {
   uint64_t nextBuffer_ = 1, nextRequest_ = 1;
   int cases_ = -1;                       // runs begun in this worker
   std::string resource_;                 // the last launch's resource line
+  bool deviceWait_ = false;
   // Device memory, in the streamed worker (useDeviceMemory()):
   bool onDevice_ = false;
   bool generates_ = false;               // the adaptor runs the CUDA support kernels' fill

@@ -122,6 +122,7 @@ int ExecBackend::launchV2(kc_tensor* args, int32_t nargs) {
   request["kernel"] = entry_.rfind("kc_", 0) == 0 ? entry_.substr(3) : entry_;
   request["case"] = cases_;
   request["launch"] = launches_++;
+  if (deviceWait_) request["wait"] = "device";
   json newBuffers = json::array(), inputs = json::array(), outputs = json::array();
   std::vector<int> fds;
   for (int32_t a = 0; a < nargs; ++a) {

@@ -35,6 +35,7 @@ class PtxBackend : public HostMemoryBackend {
   int launch(kc_tensor* args, int32_t nargs) override;
   void synchronize() override;
   void synchronizeDevice() override;
+  bool hasStreams() const override { return true; }
   std::string fault() override { return fault_; }
   std::string resourceReport() override;
   std::string setPerturbation(const std::string& kind) override;

@@ -294,7 +294,7 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
 // under one of these names (std.mem.tail-mask@1's `tail-unwritten`, NaN where y* is finite)
 // says what the cells look like, not that a tail was dropped or read past.
 bool reRunOnly(const std::string& name) {
-  for (const char* n : {"tail-unwritten", "tail-over-read", "k-tail", "operand-coercion"})
+  for (const char* n : {"tail-unwritten", "tail-over-read", "k-tail", "operand-coercion", "stream-race"})
     if (name == n) return true;
   return false;
 }
@@ -320,6 +320,34 @@ bool dimFactor(double f, const CaseResult& r) {
 }
 
 }  // namespace
+
+// A race with the launch's stream (std.mem.stream-discipline@1's `stream-race`): unwritten
+// cells, or repeats that differ or wrote nothing, are what reading outputs before the
+// kernel's own stream is done gives. On a backend with streams, the first failing case that
+// shows one (not a large-index one) is re-run with the outputs read once the whole device is
+// done; when that passes, every failing case with such a symptom is explained.
+void streamRace(const DiagnoseInput& in, const std::vector<const CaseResult*>& failing, std::vector<Candidate>& out,
+                   report::Diagnosis& d) {
+  namespace sig = report::signature;
+  auto racy = [](const CaseResult& r) {
+    for (const auto& n : r.signatures)
+      if (n == sig::kOutputNeverComputed || n == sig::kNondeterministic) return true;
+    return hasUnwritten(r);
+  };
+  if (!in.probes->worker.backend || !in.probes->worker.backend->hasStreams()) return;
+  for (const CaseResult* r : failing) {
+    const plan::Case* c = planCase(*in.plan, r->number);
+    if (!c || c->largeIndex != 0 || !racy(*r)) continue;
+    uint64_t marks = in.marks ? in.marks(r->seed, r->number) : 0;
+    if (!racesItsStream(*in.probes, *c, r->seed, marks, d.probes)) return;
+    Candidate& cand = candidate(out, "stream-race", Strength::Observed,
+                                "fails when only the launch's stream is waited for and passes when the whole device is: its work "
+                                "is on a stream of its own, not ordered before it returns (shown on #" + std::to_string(r->number) + ")");
+    for (const CaseResult* f : failing)
+      if (racy(*f)) explains(cand, f->number);
+    return;
+  }
+}
 
 // Past 2^31 elements only: every failing case is one of the planner's large-index cases
 // (more than 2^31 or 2^32 elements) and smaller cases ran and passed, so a 32-bit index or
@@ -357,6 +385,7 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
   std::vector<Candidate> cs;
   // Re-runs first: what they show outranks what a name only suggests.
   largeIndexOnly(in, failing, cs);
+  if (in.probes) streamRace(in, failing, cs, d);
   Rounding rounding = in.probes ? runProbes(in, failing, cs, d) : Rounding::Unknown;
   std::string roundingEvidence = "the case passes on inputs in -1..1, which no dtype or order rounds: the failure needs the values that showed it";
 

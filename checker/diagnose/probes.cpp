@@ -82,6 +82,30 @@ bool readsRowGaps(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_
 
 }  // namespace
 
+bool racesItsStream(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
+  std::string at = "#" + std::to_string(c.number) + " read once its stream is done, then once the whole device is: ";
+  VariantRun stream = runVariant(ctx, c, seed, marks);
+  if (!stream.ran) {
+    log.push_back(at + "did not run (" + stream.why + ")");
+    return false;
+  }
+  if (!failed(stream)) {
+    log.push_back(at + "passes the first way (the failure needs repeats or a perturbation)");
+    return false;
+  }
+  VariantRun device = runVariant(ctx, c, seed, marks, {}, true);
+  if (!device.ran) {
+    log.push_back(at + "fails, then did not run (" + device.why + ")");
+    return false;
+  }
+  if (!passed(device)) {
+    log.push_back(at + "fails both ways");
+    return false;
+  }
+  log.push_back(at + "fails, then passes");
+  return true;
+}
+
 bool readsOutsideViews(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
   VariantRun a = runVariant(ctx, c, seed, marks);
   VariantRun b = runVariant(ctx, c, seed, marks ^ kOtherMarks);

@@ -17,6 +17,13 @@ namespace kc::diagnose {
 // same bytes: the kernel reads outside its views.
 bool readsOutsideViews(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log);
 
+// The same case run twice: with its outputs read once the launch's stream is done, then once
+// the whole device is (synchronizeDevice(), as a harness that calls torch.cuda.synchronize()
+// does). Failing the first way and passing the second, the kernel leaves its work on a
+// stream of its own that it does not order before it returns (stream-race). Asked only on a
+// backend with streams (Backend::hasStreams).
+bool racesItsStream(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log);
+
 // The inputs changed (another seed, each input's first distribution), nothing else: the
 // outputs stayed bit for bit the same.
 // The kernel's output does not depend on its inputs (never computed, or reused).

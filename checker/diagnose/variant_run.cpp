@@ -74,7 +74,8 @@ size_t layoutIndex(plan::TensorPlan& t, const plan::Layout& layout) {
   return i;
 }
 
-VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks, const InputEdit& edit) {
+VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks, const InputEdit& edit,
+                      bool waitForDevice) {
   VariantRun v;
   if (ctx.runsLeft <= 0 || ctx.secondsLeft <= 0) {
     v.why = "the diagnosis's re-run budget is spent";
@@ -93,6 +94,7 @@ VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t see
     wr.storage = v.storage;
     wr.repeats = 1;
     wr.perturb = backend::perturb::kNone;
+    wr.deviceSync = waitForDevice;
     run::LaunchRecord rec = run::runInWorker(wr);
     run::JudgeInput j{ctx.contract, &ctx.plan, &variant, &v.setup, &v.storage, &rec, ctx.threads, nullptr};
     run::judge(j, v.result);

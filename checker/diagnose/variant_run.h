@@ -52,7 +52,10 @@ struct InputEdit {
 // when it has no such layout: a re-run may ask for one the contract's protocol did not.
 size_t layoutIndex(plan::TensorPlan& t, const plan::Layout& layout);
 
-VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks, const InputEdit& edit = {});
+// `waitForDevice`: the outputs are read after the whole device is waited for, not only the
+// launch's stream (run::WorkerRequest::deviceSync).
+VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks, const InputEdit& edit = {},
+                      bool waitForDevice = false);
 
 // Of the output cells the first run wrote with a finite value, how many the second wrote bit
 // for bit the same (same shapes), and how many there were.

@@ -58,6 +58,7 @@ bool runOnce(backend::Backend& be, const backend::Prepared& prepared, const std:
       if (!r.args[a].scalar)
         views[a] = be.view(device[a], kCanaryBytes + static_cast<size_t>(r.args[a].offset) * r.args[a].elementBytes());
     }
+    be.setDeviceWait(r.deviceSync);
     for (int launch = 0; launch < r.repeats; ++launch) {
       std::vector<kc_tensor> args(n);
       for (size_t a = 0; a < n; ++a) {

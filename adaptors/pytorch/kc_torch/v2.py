@@ -101,7 +101,7 @@ class Server:
                 if devmod.is_fault(exc):
                     raise
                 raise Refused(exc) from exc
-            self.dev.wait()
+            self.dev.wait(device=req.get("wait") == "device")
             with self.dev.launch_context():
                 if self.style == "returned":
                     got = list(result) if isinstance(result, (tuple, list)) else [result]

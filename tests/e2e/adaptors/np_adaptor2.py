@@ -8,7 +8,9 @@ only the first half of y), mutate (also zeroes its input), status (replies statu
 (an exception: an error reply with the traceback), fault (a fault reply), segv (kills itself
 with SIGSEGV), exit (exits in the middle of a launch), hang (sleeps), garbage (a reply that is
 not JSON), long (a reply that announces 2 GiB), wrongid (a reply to another request), fds (a
-reply that comes with a descriptor), leak_memory / leak_streams (correct outputs, and from the second
+reply that comes with a descriptor), private_stream (y is written only when the launch asks
+for the whole device to be waited for, "wait": "device", as a kernel whose work is on a
+stream of its own finishes only then), leak_memory / leak_streams (correct outputs, and from the second
 launch of a case on, a resource line as kc_torch.py sends for device memory or streams kept), noimport (an import error before the hello), badhello (a
 hello of another protocol).
 $NP2_ONCE: a path; misbehave only while it does not exist (then create it), else act as relu.
@@ -145,6 +147,9 @@ while True:
             reply["resource"] = (f"device memory: allocated device memory grew by {4096 * n} bytes from launch 1 to launch {n + 1}"
                                  if mode == "leak_memory" else
                                  f"streams: {n} more streams alive after launch {n + 1} than after launch 1")
+    elif mode == "private_stream":
+        if req.get("wait") == "device":
+            y[...] = np.where(x < 0, np.float32(0), x)
     elif mode == "fds":
         y[...] = np.where(x < 0, np.float32(0), x)
         send(reply, [sys.stderr.fileno()])
