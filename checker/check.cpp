@@ -79,6 +79,7 @@ Repro reproFor(const Job& job, const CaseResult& r, const std::string& digest, c
   p.marks = run::formatMarks(caseMarks(opts, r.seed, r.number));
   p.timeout = opts.timeoutSeconds;
   p.includeDirs = opts.includeDirs;
+  p.problemDims = opts.problemDims;
   return p;
 }
 
@@ -465,6 +466,7 @@ Selection previewSelection(const Job& job, const RunOptions& opts) {
   Selection sel;
   plan::Options po;
   po.seed = opts.seed;
+  po.problemDims = opts.problemDims;
   plan::Plan plan = plan::makePlan(*job.contract, po);
   if (opts.rewritePlan) opts.rewritePlan(plan);
   sel.planned = plan.cases.size();
@@ -483,6 +485,7 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
   JobStats stats;
   plan::Options po;
   po.seed = opts.seed;
+  po.problemDims = opts.problemDims;
   plan::Plan plan = plan::makePlan(*job.contract, po);
   if (opts.rewritePlan) opts.rewritePlan(plan);
   stats.planned = plan.cases.size();

@@ -48,6 +48,8 @@ struct RunOptions {
   uint64_t seed = 0;                   // --seed: the base seed of every plan
   std::string dtype;                   // --dtype: narrows every dtype variable to this dtype
   Supports narrow;                     // --dims, --layouts: narrows every job's cases as a suite's supports do
+  // --problem-shape: one more case per dtype at these dims (plan::Options::problemDims)
+  std::vector<std::pair<std::string, int64_t>> problemDims;
   double timeoutSeconds = 10;          // per case and seed: a worker running longer is killed
   uint64_t maxCaseBytes = 4ull << 30;  // host memory a case may use; above: SKIPPED
   // Oracle threads: the machine's hardware threads (a GPU machine's host cores judge its

@@ -74,6 +74,10 @@ std::string formatRepro(const Repro& r) {
   if (!r.marks.empty()) s << " marks=" << encode(r.marks);
   if (r.timeout > 0) s << " timeout=" << r.timeout;
   for (const auto& d : r.includeDirs) s << " include=" << encode(d);
+  if (!r.problemDims.empty()) {
+    s << " problem=";
+    for (size_t i = 0; i < r.problemDims.size(); ++i) s << (i ? "," : "") << r.problemDims[i].first << ":" << r.problemDims[i].second;
+  }
   s << "'";
   return s.str();
 }
@@ -127,6 +131,19 @@ std::optional<Repro> parseRepro(const std::string& textIn, std::string& error) {
     else if (key == "case" && parseUnsigned(*value, n)) { r.caseNumber = n; has[2] = true; }
     else if (key == "seed-index" && parseUnsigned(*value, n)) { r.seedIndex = n; has[3] = true; }
     else if (key == "base-seed" && parseUnsigned(*value, n)) { r.baseSeed = n; has[4] = true; }
+    else if (key == "problem") {
+      std::istringstream dims(*value);
+      std::string item;
+      while (std::getline(dims, item, ',')) {
+        size_t colon = item.find(':');
+        uint64_t v = 0;
+        if (colon == std::string::npos || colon == 0 || !parseUnsigned(item.substr(colon + 1), v)) {
+          error = "problem= is DIM:N,...; not '" + *value + "'";
+          return std::nullopt;
+        }
+        r.problemDims.emplace_back(item.substr(0, colon), static_cast<int64_t>(v));
+      }
+    }
     else if (key == "impl") {
       // impl=PATH:ENTRY; the raw field keeps an encoded ':' apart from the separator.
       std::string raw = field.substr(eq + 1);

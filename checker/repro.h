@@ -27,6 +27,7 @@ struct Repro {
   std::string marks;   // the run's marks key, 16 hex digits ("" when the reproducer has none)
   double timeout = 0;  // 0: the default
   std::vector<std::string> includeDirs;
+  std::vector<std::pair<std::string, int64_t>> problemDims;  // problem=R:16,H:4096 (check --problem-shape)
 };
 
 std::string formatRepro(const Repro& r);

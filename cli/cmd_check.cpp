@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "checker/check.h"
+#include "checker/problem_shape.h"
 #include "checker/sanitize.h"
 #include "checker/report/chain.h"
 #include "checker/report/format.h"
@@ -48,6 +49,7 @@ struct CheckCliOptions {
   std::string maxMemory;
   std::string dims;     // --dims R=1..64,H=32
   std::string layouts;  // --layouts contiguous,padded
+  bool problemShape = false;  // --problem-shape
   bool expect = false;
   std::string sanitize;                 // --sanitize TOOL
   std::string workers = "auto";         // --workers
@@ -136,6 +138,24 @@ int refuseEmptySelections(const CheckCliOptions& o, const std::vector<check::Job
     return usage(what + " selects none of the " + std::to_string(planned) + " planned cases (" + namesText(contracts) +
                  ") within what the kernel claims: nothing would be checked");
   }
+  return kExitOk;
+}
+
+// --problem-shape: one kernel, a KernelBench problem's .py file; its get_inputs() shape
+// becomes one more case per dtype (plan::Options::problemDims), announced on stderr.
+int addProblemShape(CheckCliOptions& o, const std::vector<check::Job>& jobs) {
+  if (jobs.size() != 1 || jobs[0].kernel.path.size() < 3 ||
+      jobs[0].kernel.path.compare(jobs[0].kernel.path.size() - 3, 3, ".py") != 0)
+    return usage("--problem-shape needs one kernel, a KernelBench problem's .py file (--impl FILE.py[:ModelNew])");
+  const check::Job& job = jobs[0];
+  check::ProblemShape ps = check::problemShape(*job.contract, job.kernel.path);
+  if (!ps.error.empty()) {
+    std::cerr << job.kernel.path << ": error: --problem-shape: " << ps.error << "\n";
+    return kExitInput;
+  }
+  o.run.problemDims = ps.dims;
+  std::cerr << "note: " << job.kernel.path << ": get_inputs() gives " << ps.text
+            << ": one more case per dtype at that shape (why: problem)\n";
   return kExitOk;
 }
 
@@ -241,6 +261,10 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   if (rc != kExitOk) return rc;
   rc = refuseVacuousContracts(c, jobs, opts);
   if (rc != kExitOk) return rc;
+  if (o.problemShape) {
+    rc = addProblemShape(o, jobs);
+    if (rc != kExitOk) return rc;
+  }
   rc = refuseEmptySelections(o, jobs);
   if (rc != kExitOk) return rc;
   o.run.includeDirs = o.jobs.includeDirs;
@@ -337,6 +361,8 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   CLI::App* sub = app.add_subcommand("check", "Run kernels against their contracts and give every case a verdict");
   addJobOptions(sub, o->jobs);
   sub->add_option("--dtype", o->run.dtype, "Run only the cases at this dtype (the dtype variables that take it; an index dtype such as embedding's I stays free)");
+  sub->add_flag("--problem-shape", o->problemShape,
+                 "With --impl FILE.py (a KernelBench problem): also check at the shape its get_inputs() gives (one more case per dtype)");
   sub->add_option("--dims", o->dims, "Run only the cases whose dims are in these ranges: NAME=N or NAME=LO..HI, comma-separated (R=1..64,H=32), as a suite's supports.dims");
   sub->add_option("--layouts", o->layouts, "Run only the cases whose tensors all have these layout kinds (contiguous,padded), as a suite's supports.layouts");
   sub->add_option("--seed", o->run.seed, "The base seed of every plan (default 0)")->check(integerValue(0, UINT64_MAX));

@@ -45,6 +45,7 @@ int runReplay(const std::string& reproText, const GlobalOptions& opts) {
   }
   plan::Options po;
   po.seed = repro->baseSeed;
+  po.problemDims = repro->problemDims;
   plan::Plan plan = plan::makePlan(*job->contract, po);
   const plan::Case* kase = nullptr;
   for (const auto& cs : plan.cases)
@@ -71,6 +72,7 @@ int runReplay(const std::string& reproText, const GlobalOptions& opts) {
   ro.diagnose = false;  // one case, judged as the check judged it
   ro.onlySeedIndex = repro->seedIndex;
   ro.includeDirs = repro->includeDirs;
+  ro.problemDims = repro->problemDims;
   if (repro->timeout > 0) ro.timeoutSeconds = repro->timeout;
   bool violated = false;
   bool color = useColor(opts, STDOUT_FILENO);

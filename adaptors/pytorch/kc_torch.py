@@ -38,6 +38,26 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kc_torch import v1, v2  # noqa: E402  (the package beside this script)
 
 
+def shapes(target):
+    """The items get_inputs() gives, as kcontract binds them to a contract's dims."""
+    import json
+
+    import torch
+
+    from kc_torch.target import load_target
+    from kc_torch.tensors import TORCH_DTYPES
+
+    names = {v: k for k, v in TORCH_DTYPES.items()}
+    _module, fn = load_target(target)
+    items = []
+    for x in fn():
+        if isinstance(x, torch.Tensor):
+            items.append({"shape": list(x.shape), "dtype": names.get(x.dtype, str(x.dtype))})
+        else:
+            items.append({"scalar": x if isinstance(x, (int, float, bool)) else str(x)})
+    print(json.dumps({"inputs": items}))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--device", default=os.environ.get("KC_TORCH_DEVICE", "auto"))
@@ -48,10 +68,15 @@ def main():
                    default=[b for b in os.environ.get("KC_TORCH_BIND", "").split(",") if b],
                    help="give the contract's input INPUT to the module's attribute ATTR (a dotted path: "
                         "ln.weight, ln.eps) before each launch instead of as an argument (exec v2)")
+    p.add_argument("--shapes", action="store_true",
+                   help="print the shapes and dtypes of TARGET's items as JSON and exit (TARGET: a KernelBench "
+                        "problem's FILE.py:get_inputs; kcontract check --problem-shape)")
     p.add_argument("target")
     p.add_argument("request", nargs="?")
     args = p.parse_args()
-    if args.request:
+    if args.shapes:
+        shapes(args.target)
+    elif args.request:
         if args.bind:
             p.error("--bind needs exec protocol v2 (a kcontract-exec/2 spec)")
         v1.main(args)

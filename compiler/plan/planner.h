@@ -16,6 +16,11 @@ struct Options {
   uint64_t seed = 0;      // the base seed (--seed)
   size_t maxCases = 256;  // cases kept per contract; the rest are counted as dropped
   std::string friendlyDtype = "f32";  // friendlyPlan's dtype, where a dtype variable allows it
+  // One more case per dtype at exactly these dims (every dim of the kernel), after the rest
+  // and never dropped: a KernelBench problem's own shape (check --problem-shape), numbered
+  // after the other cases so theirs do not move. A dim it lacks or a value outside the dim's
+  // range throws std::invalid_argument.
+  std::vector<std::pair<std::string, int64_t>> problemDims;
 };
 
 // The plan of one contract (not a class). A contract without a kernel gets a plan without cases.

@@ -452,3 +452,33 @@ TEST_CASE("plan: every standard op's cases fit one H200, large dims one at a tim
   }
   CHECK(ops >= 20);
 }
+
+TEST_CASE("plan: problemDims adds one case per dtype at exactly that shape, numbered last", "[plan]") {
+  kc::Compilation c;
+  kc::compile(c, {kSoftmax}, kc::Stage::Sema);
+  REQUIRE_FALSE(c.diags.hasErrors());
+  const kc::sema::ContractInfo* ct = nullptr;
+  for (const auto& k : c.program->contracts)
+    if (!k->isClass && k->id == "acme.softmax.rows@1") ct = k.get();
+  REQUIRE(ct);
+  kc::plan::Plan plain = kc::plan::makePlan(*ct);
+  kc::plan::Options o;
+  o.problemDims = {{"R", 12}, {"H", 4100}};
+  kc::plan::Plan p = kc::plan::makePlan(*ct, o);
+  REQUIRE(p.cases.size() > plain.cases.size());
+  for (size_t i = 0; i < plain.cases.size(); ++i) CHECK(p.cases[i].id == plain.cases[i].id);  // theirs do not move
+  for (size_t i = plain.cases.size(); i < p.cases.size(); ++i) {
+    const kc::plan::Case& pc = p.cases[i];
+    CHECK(pc.why == "problem");
+    CHECK(dimOf(pc, "R") == 12);
+    CHECK(dimOf(pc, "H") == 4100);
+    CHECK(layoutOf(p, pc, "x").kind == "contiguous");
+    CHECK(pc.number == i + 1);
+  }
+  o.problemDims = {{"R", 12}};
+  CHECK_THROWS_WITH(kc::plan::makePlan(*ct, o), "no size for the dim 'H'");
+  o.problemDims = {{"R", 0}, {"H", 4100}};
+  CHECK_THROWS_WITH(kc::plan::makePlan(*ct, o), Catch::StartsWith("R=0 is outside what acme.softmax.rows@1 allows (1.."));
+  o.problemDims = {{"R", 2}, {"H", 4100}, {"Q", 1}};
+  CHECK_THROWS_WITH(kc::plan::makePlan(*ct, o), "acme.softmax.rows@1 has no dim 'Q'");
+}
