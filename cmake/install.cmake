@@ -32,6 +32,10 @@ install(FILES backends/cuda/support/kc_cuda_support.cu backends/cuda/support/kc_
 install(FILES backends/ptx/runtime/kc_ptx_runtime.cpp backends/ptx/runtime/kc_ptx_hooks.h
   DESTINATION ${KC_DATA}/backends/ptx/runtime COMPONENT data)
 install(FILES docs/catalog.md DESTINATION ${KC_DATA}/docs COMPONENT data)
+# The Python package and its pytest plugin (docs/install.md, "Python"): pip-installable from
+# here; kcontract.find_binary() finds PREFIX/bin/kcontract from it.
+install(DIRECTORY python DESTINATION ${KC_DATA} COMPONENT data PATTERN __pycache__ EXCLUDE PATTERN *.pyc EXCLUDE
+  PATTERN *.egg-info EXCLUDE PATTERN build EXCLUDE)
 
 # The manifest's kernels outside contracts/ and stdlib/ ("conforming: ../examples/...") keep
 # their paths relative to it; read from the manifest, so a new pair needs nothing here.

@@ -22,6 +22,8 @@ PACKAGES=(
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   # exec backend tests: NumPy adaptors, and the PyTorch adaptor on the CPU (~1 GB installed)
   python3-numpy python3-torch
+  # the Python package's pytest plugin (python/kcontract), tested on the CPU
+  python3-pytest
   # the worker cell (docs/security.md): seccomp filters; SHA-256 of cached kernels (libcrypto)
   libseccomp-dev libssl-dev
 )
