@@ -12,3 +12,5 @@ echo "== files that name the source or the build tree: $(grep -rlF -e "$root" -e
 cp data/installed_checks.sh ../../stdlib/ops/kernels/softmax.c ../../stdlib/ops/kernels/kc_host.h \
   ../../examples/relu/relu.kcontract "$WORK/"
 unshare --mount --propagation private bash "$WORK/installed_checks.sh" "$WORK/prefix/bin/kcontract" "$root" "$build"
+echo "== the installed Python package finds the installed binary"
+env -u KC_BINARY PATH=/usr/bin:/bin PYTHONPATH="$WORK/prefix/share/kcontract/python" python3 -c 'import kcontract; print(kcontract.find_binary())'
