@@ -4,6 +4,7 @@
 # (stdlib/data_root.h):
 #   bin/kcontract
 #   include/kcontract/abi.h, opencl.h       the kernel ABI and the OpenCL helpers, for kernel authors
+#   include/kcontract/kcontract.h           the C++ API; lib/libkcontract.a, lib/cmake/kcontract/ its CMake package
 #   share/kcontract/                        the data folder
 #     stdlib/ops/                           the standard ops and their reference kernels
 #     contracts/                            the classes, the calibration manifest and its kernels, the incidents
@@ -22,6 +23,18 @@ install(TARGETS kcontract RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT 
 install(FILES include/kcontract/abi.h include/kcontract/opencl.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kcontract
   COMPONENT headers)
 install(DIRECTORY include/kcontract DESTINATION ${KC_DATA}/include COMPONENT data)
+# The C++ API and its CMake package: find_package(kcontract) -> kcontract::kcontract, which
+# knows the binary installed beside it (KCONTRACT_BINARY, relative to the package: relocatable).
+install(FILES include/kcontract/kcontract.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kcontract COMPONENT headers)
+install(TARGETS kcontract_api EXPORT kcontractTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT headers)
+install(EXPORT kcontractTargets NAMESPACE kcontract:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/kcontract COMPONENT headers)
+include(CMakePackageConfigHelpers)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/kcontractConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/kcontractConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/kcontract)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/kcontractConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/kcontractConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/kcontractConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/kcontract COMPONENT headers)
 install(DIRECTORY stdlib/ops DESTINATION ${KC_DATA}/stdlib COMPONENT data)
 install(DIRECTORY contracts DESTINATION ${KC_DATA} COMPONENT data)
 install(DIRECTORY adaptors DESTINATION ${KC_DATA} COMPONENT data USE_SOURCE_PERMISSIONS
