@@ -129,8 +129,10 @@ def check(target, op=None, contract=None, backend=None, device="cpu", dtype=None
     cmd = [binary, "check"]
     cmd += ["--op", op] if op else [os.fspath(contract)]
     cmd += ["--impl", impl, "--timeout", str(timeout)]
-    if python or backend:
-        cmd += ["--backend", "exec" if python else backend]
+    if python or impl.split(":")[0].endswith(".kcexec"):
+        backend = "exec"  # the adaptor's process: the only backend that runs them
+    if backend:
+        cmd += ["--backend", backend]
     if dtype:
         cmd += ["--dtype", dtype]
     if dims:
