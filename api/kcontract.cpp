@@ -192,10 +192,12 @@ CheckResult Kcontract::check(const CheckOptions& o) const {
     res.cases.push_back(std::move(c));
   }
   if (!failed) res.verdict = ran ? "PASS" : "SKIPPED";
-  // The diagnosis's line: "diagnosis: KERNEL: cause, also, explains N of M failing cases".
+  // The diagnosis's line: "diagnosis: KERNEL: cause, also, explains N of M failing cases", or
+  // "diagnosis: KERNEL: unclassified (no cause has evidence ...)".
   std::istringstream text(r.out);
   for (std::string line; std::getline(text, line);) {
     size_t explains = line.find(", explains ");
+    if (line.rfind("diagnosis: ", 0) == 0 && line.find(": unclassified") != std::string::npos) res.causes.push_back("unclassified");
     if (line.rfind("diagnosis: ", 0) != 0 || explains == std::string::npos) continue;
     std::string names = line.substr(0, explains);
     names = names.substr(names.rfind(": ") + 2);

@@ -1,6 +1,7 @@
 #include "checker/jobs.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 
 #include "backends/backend_names.h"
@@ -65,6 +66,16 @@ std::string opContract(const std::string& op, const std::vector<std::string>& in
 }
 
 }  // namespace
+
+// Without --backend: host, except for the kernels only the exec backend runs (a Python file
+// for the PyTorch adaptor, an exec spec), which go there rather than to an error.
+static std::string defaultBackend(const std::string& path) {
+  auto endsWith = [&](const char* ext) {
+    size_t n = std::strlen(ext);
+    return path.size() >= n && path.compare(path.size() - n, n, ext) == 0;
+  };
+  return endsWith(".py") || endsWith(".kcexec") ? backend::kExecBackend : backend::kHostBackend;
+}
 
 backend::KernelRef kernelRef(const std::string& impl, const std::string& entry, const sema::ContractInfo& ct) {
   backend::KernelRef k;
@@ -169,7 +180,7 @@ bool buildJobs(Compilation& c, JobOptions& o, bool warningsAsErrors, std::vector
       j.contractFile = fileOf(c, *ct);
       j.contractLine = ct->range.begin.line;
       j.kernel = kernelRef(o.impl, "", *ct);
-      j.backend = o.backend.empty() ? "host" : o.backend;
+      j.backend = o.backend.empty() ? defaultBackend(j.kernel.path) : o.backend;
       jobs.push_back(std::move(j));
     }
   if (jobs.empty()) return fail(error, "the contracts given declare no contract with a kernel to check");

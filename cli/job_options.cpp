@@ -13,7 +13,7 @@ void addJobOptions(CLI::App* sub, check::JobOptions& o) {
   sub->add_option("-I,--include", o.includeDirs, "Another folder to search for imports and contract IDs");
   sub->add_option("--impl", o.impl, "The kernel to check: PATH[:ENTRY] (.c, .cpp, .so; ENTRY defaults to kc_<kernel>)");
   sub->add_option("--op", o.op, "Check --impl against every contract whose kernel implements this op");
-  sub->add_option("--backend", o.backend, "host (default), cuda, opencl, exec or ptx");
+  sub->add_option("--backend", o.backend, "host, cuda, opencl, exec or ptx (default: host; exec for a .py or .kcexec kernel)");
   sub->add_option_function<std::string>(
          "--sandbox", [](const std::string& m) { sandbox::setMode(sandbox::parseMode(m)); },
          "The cell kernels and their compiles run in (docs/security.md): auto (default: every layer this machine "

@@ -76,7 +76,7 @@ struct CheckOptions {
 struct CheckResult {
   std::string verdict;  /* PASS, FAIL, ERROR, CRASH, TIMEOUT, MISTRUSTED, or SKIPPED when nothing ran */
   std::vector<Case> cases;
-  std::vector<std::string> causes;  /* the diagnosis's causes, primary first */
+  std::vector<std::string> causes;  /* the diagnosis's causes, primary first ("unclassified" when it found none) */
   bool passed() const { return verdict == "PASS"; }
 };
 

@@ -153,10 +153,13 @@ def check(target, op=None, contract=None, backend=None, device="cpu", dtype=None
     verdicts = [c.verdict for c in bad]
     verdict = ("FAIL" if "FAIL" in verdicts else verdicts[0]) if bad else ("PASS" if ran else "SKIPPED")
     diagnosis = "\n".join(line for line in run.stdout.splitlines() if line.startswith(("diagnosis:", "    ")))
+    # The diagnosis's line: "diagnosis: KERNEL: cause, also, explains N of M failing cases", or
+    # "diagnosis: KERNEL: unclassified (no cause has evidence ...)": its names, never the cases'
+    # own matches, which it may have refused.
     signatures = []
     for line in run.stdout.splitlines():
         if line.startswith("diagnosis: ") and ", explains" in line:
             signatures += [s.strip() for s in line.split(", explains")[0].rsplit(": ", 1)[1].split(",")]
-    if bad and not signatures:
-        signatures = sorted({s for c in bad for s in c.signatures})
+        elif line.startswith("diagnosis: ") and ": unclassified" in line:
+            signatures.append("unclassified")
     return Result(impl, verdict, cases, signatures, diagnosis, run.stdout, env, binary)

@@ -9,8 +9,8 @@ export PATH="/usr/bin:$PATH"
 export KC_TORCH_DEVICE=cpu
 cp data/kb_softmax_problem.py "$WORK/"
 cd "$WORK"
-echo "== the problem's shape, alone (--dims narrows to it)"
-kc check --op softmax --impl kb_softmax_problem.py --backend exec --dtype f32 --problem-shape --dims R=12,H=4100 \
+echo "== the problem's shape, alone (--dims narrows to it; a .py kernel runs on the exec backend without --backend)"
+kc check --op softmax --impl kb_softmax_problem.py --dtype f32 --problem-shape --dims R=12,H=4100 \
   --timeout 60 2>&1 | grep -E '^(note: kb|PASS|FAIL)' | sed -E 's/ +[0-9.]+ s$//'
 echo "== every dtype (no other case of the plan has R=12): numbered after the plan's own"
 kc check --op softmax --impl kb_softmax_problem.py --backend exec --problem-shape --dims R=12 --timeout 60 \
