@@ -83,8 +83,8 @@ class ExecBackend : public HostMemoryBackend {
   // BackendError; a device fault in the adaptor goes to pendingFault_ and returns null.
   nlohmann::json deviceRequest(nlohmann::json request, const std::vector<int>& fds = {});
   nlohmann::json where(const void* device, size_t bytes) const;  // {"buffer", "offset"} of a device address
-  void stage(size_t bytes);
-  void buildSupport();  // in prepare(): the CUDA support kernels for the adaptor, when there is a GPU  // the shared staging buffer of the copies, at least `bytes` (capped)
+  void stage();  // the shared staging buffer of the copies (64 MiB, allocated once)
+  void buildSupport();  // in prepare(): the CUDA support kernels for the adaptor, when there is a GPU
 
   ExecSpec spec_;
   std::string entry_;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "backends/exec/exec_backend.h"
@@ -41,6 +42,10 @@ void ExecBackend::useDeviceMemory() {
   if (reply.is_null()) throw BackendError("the adaptor failed at its device memory: " + pendingFault_);
   onDevice_ = true;
   generates_ = reply.value("generate", false);
+  // Never a silent fallback: the case's output says why its inputs are written from here.
+  if (!supportError_.empty())
+    std::fprintf(stderr, "exec: the CUDA support kernels could not be built (%s): this case's inputs are generated "
+                         "on the host and written through the staging buffer\n", supportError_.c_str());
 }
 
 json ExecBackend::deviceRequest(json request, const std::vector<int>& fds) {
@@ -72,9 +77,11 @@ json ExecBackend::where(const void* device, size_t bytes) const {
   return {{"buffer", it->second.first}, {"offset", at - it->first}};
 }
 
-void ExecBackend::stage(size_t bytes) {
+// Always the full size, whatever the first copy needs (a canary's 64 bytes): a memfd's pages
+// cost nothing until touched, and a small one would split every later copy into many requests.
+void ExecBackend::stage() {
   if (staging_.mem.data) return;
-  staging_.mem = execwire::allocateShared(std::min(std::max(bytes, size_t{4096}), kStagingBytes));
+  staging_.mem = execwire::allocateShared(kStagingBytes);
   staging_.id = nextBuffer_++;
 }
 
@@ -116,7 +123,7 @@ void ExecBackend::release(void* buffer) {
 // The copies go through the staging buffer, one request per staging-full.
 void ExecBackend::copyIn(void* device, const void* host, size_t bytes) {
   if (!onDevice_) return HostMemoryBackend::copyIn(device, host, bytes);
-  stage(bytes);
+  stage();
   for (size_t done = 0; done < bytes && pendingFault_.empty();) {
     size_t n = std::min(staging_.mem.bytes, bytes - done);
     std::memcpy(staging_.mem.data, static_cast<const uint8_t*>(host) + done, n);
@@ -135,7 +142,7 @@ void ExecBackend::copyIn(void* device, const void* host, size_t bytes) {
 
 void ExecBackend::copyOut(void* host, const void* device, size_t bytes) {
   if (!onDevice_) return HostMemoryBackend::copyOut(host, device, bytes);
-  stage(bytes);
+  stage();
   for (size_t done = 0; done < bytes;) {
     size_t n = std::min(staging_.mem.bytes, bytes - done);
     json request = {{"type", "read"}, {"from", where(static_cast<const uint8_t*>(device) + done, n)}, {"bytes", n},
