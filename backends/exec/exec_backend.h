@@ -84,6 +84,7 @@ class ExecBackend : public HostMemoryBackend {
   nlohmann::json deviceRequest(nlohmann::json request, const std::vector<int>& fds = {});
   nlohmann::json where(const void* device, size_t bytes) const;  // {"buffer", "offset"} of a device address
   void stage();  // the shared staging buffer of the copies (64 MiB, allocated once)
+  nlohmann::json stagedRequest(nlohmann::json request);  // a write or read through it
   void buildSupport();  // in prepare(): the CUDA support kernels for the adaptor, when there is a GPU
 
   ExecSpec spec_;

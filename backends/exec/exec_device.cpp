@@ -22,16 +22,6 @@ namespace {
 // cells and canaries are few requests, small enough to cost nothing beside the case.
 constexpr size_t kStagingBytes = size_t{64} << 20;
 
-std::string hexOf(const uint8_t* p, size_t n) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  for (size_t i = 0; i < n; ++i) {
-    s += d[p[i] >> 4];
-    s += d[p[i] & 15];
-  }
-  return s;
-}
-
 }  // namespace
 
 void ExecBackend::useDeviceMemory() {
@@ -120,6 +110,18 @@ void ExecBackend::release(void* buffer) {
   buffers_.erase(it);
 }
 
+// A copy request through the staging buffer: its id, and on first use its descriptor.
+json ExecBackend::stagedRequest(json request) {
+  request["staging"] = staging_.id;
+  std::vector<int> fds;
+  if (!staging_.sent) {
+    request["buffers"] = json::array({{{"id", staging_.id}, {"bytes", staging_.mem.bytes}}});
+    fds.push_back(staging_.mem.fd);
+    staging_.sent = true;
+  }
+  return deviceRequest(request, fds);
+}
+
 // The copies go through the staging buffer, one request per staging-full.
 void ExecBackend::copyIn(void* device, const void* host, size_t bytes) {
   if (!onDevice_) return HostMemoryBackend::copyIn(device, host, bytes);
@@ -127,15 +129,7 @@ void ExecBackend::copyIn(void* device, const void* host, size_t bytes) {
   for (size_t done = 0; done < bytes && pendingFault_.empty();) {
     size_t n = std::min(staging_.mem.bytes, bytes - done);
     std::memcpy(staging_.mem.data, static_cast<const uint8_t*>(host) + done, n);
-    json request = {{"type", "write"}, {"to", where(static_cast<uint8_t*>(device) + done, n)}, {"bytes", n},
-                    {"staging", staging_.id}};
-    std::vector<int> fds;
-    if (!staging_.sent) {
-      request["buffers"] = json::array({{{"id", staging_.id}, {"bytes", staging_.mem.bytes}}});
-      fds.push_back(staging_.mem.fd);
-      staging_.sent = true;
-    }
-    deviceRequest(request, fds);
+    stagedRequest({{"type", "write"}, {"to", where(static_cast<uint8_t*>(device) + done, n)}, {"bytes", n}});
     done += n;
   }
 }
@@ -145,15 +139,8 @@ void ExecBackend::copyOut(void* host, const void* device, size_t bytes) {
   stage();
   for (size_t done = 0; done < bytes;) {
     size_t n = std::min(staging_.mem.bytes, bytes - done);
-    json request = {{"type", "read"}, {"from", where(static_cast<const uint8_t*>(device) + done, n)}, {"bytes", n},
-                    {"staging", staging_.id}};
-    std::vector<int> fds;
-    if (!staging_.sent) {
-      request["buffers"] = json::array({{{"id", staging_.id}, {"bytes", staging_.mem.bytes}}});
-      fds.push_back(staging_.mem.fd);
-      staging_.sent = true;
-    }
-    if (deviceRequest(request, fds).is_null()) {  // a fault: what was asked for is unknown
+    if (stagedRequest({{"type", "read"}, {"from", where(static_cast<const uint8_t*>(device) + done, n)}, {"bytes", n}})
+            .is_null()) {  // a fault: what was asked for is unknown
       std::memset(static_cast<uint8_t*>(host) + done, 0, bytes - done);
       return;
     }
@@ -166,7 +153,7 @@ void ExecBackend::fill(void* device, const std::vector<uint8_t>& pattern, size_t
   if (!onDevice_) return HostMemoryBackend::fill(device, pattern, bytes);
   if (pattern.empty() || bytes == 0) return;
   deviceRequest({{"type", "fill"}, {"to", where(device, bytes)}, {"bytes", bytes},
-                 {"pattern", hexOf(pattern.data(), pattern.size())}});
+                 {"pattern", execwire::hex(pattern.data(), pattern.size())}});
 }
 
 // On a CUDA adaptor that loaded the support kernels, the same fill the CUDA backend runs;
@@ -191,7 +178,7 @@ PatternCount ExecBackend::countPattern(const void* device, size_t count, const s
   PatternCount out;
   if (count == 0 || pattern.empty()) return out;
   json reply = deviceRequest({{"type", "count"}, {"in", where(device, count * pattern.size())}, {"count", count},
-                              {"pattern", hexOf(pattern.data(), pattern.size())}, {"max_first", maxFirst}});
+                              {"pattern", execwire::hex(pattern.data(), pattern.size())}, {"max_first", maxFirst}});
   if (reply.is_null()) return out;
   if (!reply.contains("found") || !reply["found"].is_number_unsigned() || !reply.contains("first") ||
       !reply["first"].is_array())

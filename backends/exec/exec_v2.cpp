@@ -22,16 +22,6 @@ namespace {
 constexpr size_t kTail = 2000;
 constexpr double kGraceSeconds = 2.0;  // an adaptor that closed its socket gets this long to exit
 
-std::string hex(const uint8_t* p, size_t n) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  for (size_t i = 0; i < n; ++i) {
-    s += d[p[i] >> 4];
-    s += d[p[i] & 15];
-  }
-  return s;
-}
-
 std::string shortText(const std::string& s, size_t n = 200) { return s.size() <= n ? s : s.substr(0, n) + "..."; }
 
 }  // namespace
@@ -148,7 +138,7 @@ int ExecBackend::launchV2(kc_tensor* args, int32_t nargs) {
     if (t.rank == 0 || !inBuffer) {  // a scalar: a host pointer; its value goes in the request
       if (t.rank != 0) throw BackendError("exec: argument '" + d.name + "' is not in a buffer of this backend");
       const auto* p = static_cast<const uint8_t*>(t.data);
-      e["bytes"] = hex(p, item);
+      e["bytes"] = execwire::hex(p, item);
       uint64_t bits = 0;
       std::memcpy(&bits, p, item);
       try {

@@ -150,4 +150,14 @@ void releaseShared(SharedBuffer& b) {
   b = SharedBuffer{};
 }
 
+std::string hex(const uint8_t* p, size_t n) {
+  static const char* d = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    s += d[p[i] >> 4];
+    s += d[p[i] & 15];
+  }
+  return s;
+}
+
 }  // namespace kc::backend::execwire

@@ -5,6 +5,7 @@
 // worker's side never trusts the adaptor: a message longer than the limit, one that comes
 // with descriptors when none may, or a socket closed in the middle is reported, not obeyed.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct Received {
 // Receives one message of at most `maxBytes` bytes; blocks until it is whole or the socket
 // closes. Closed: the socket closed before or inside the message.
 Received receiveMessage(int socket, size_t maxBytes);
+
+// Bytes as lowercase hex, two digits each (scalars and fill patterns in requests).
+std::string hex(const uint8_t* p, size_t n);
 
 // A buffer the worker allocates for v2: memory of a memfd, mapped MAP_SHARED, so that the
 // adaptor maps the very same bytes from the descriptor.

@@ -135,6 +135,22 @@ std::vector<std::vector<std::pair<std::string, std::string>>> LargeIndexPlanner:
   return dtypeChoices;
 }
 
+// Every input at its first distribution (never a special one) and every tensor at its
+// contiguous layout (the first layout when it has none).
+void LargeIndexPlanner::plainInputs(Case& c) const {
+  for (const auto& tp : plan_.tensors) {
+    if (!tp.output) c.values.emplace_back(tp.name, 0);
+    if (tp.scalar) continue;
+    size_t l = 0;
+    for (size_t i = 0; i < tp.layouts.size(); ++i)
+      if (tp.layouts[i].kind == "contiguous") {
+        l = i;
+        break;
+      }
+    c.layouts.emplace_back(tp.name, l);
+  }
+}
+
 std::vector<Case> LargeIndexPlanner::largeIndexCases() {
   std::vector<Case> out;
   const sema::KernelInfo& k = *c_.kernel;
@@ -152,17 +168,7 @@ std::vector<Case> LargeIndexPlanner::largeIndexCases() {
           if (d.isTail(v)) c.tail = true;
         }
         c.dtypes = dtypes;
-        for (const auto& tp : plan_.tensors) {
-          if (!tp.output) c.values.emplace_back(tp.name, 0);  // the first distribution: never a special one
-          if (tp.scalar) continue;
-          size_t l = 0;
-          for (size_t i = 0; i < tp.layouts.size(); ++i)
-            if (tp.layouts[i].kind == "contiguous") {
-              l = i;
-              break;
-            }
-          c.layouts.emplace_back(tp.name, l);
-        }
+        plainInputs(c);
         c.perturb = backend::perturb::kNone;  // a perturbation that is not a second run of this huge case
         for (const auto& x : plan_.perturb)
           if (x.text != backend::perturb::kSubBatch) {
@@ -217,17 +223,7 @@ std::vector<Case> LargeIndexPlanner::gridRowCases() {
     c.dims.emplace_back(d.name, x);
     if (d.isTail(x)) c.tail = true;
   }
-  for (const auto& tp : plan_.tensors) {
-    if (!tp.output) c.values.emplace_back(tp.name, 0);
-    if (tp.scalar) continue;
-    size_t l = 0;
-    for (size_t i = 0; i < tp.layouts.size(); ++i)
-      if (tp.layouts[i].kind == "contiguous") {
-        l = i;
-        break;
-      }
-    c.layouts.emplace_back(tp.name, l);
-  }
+  plainInputs(c);
   c.perturb = backend::perturb::kNone;
   c.why = "grid-rows";
   std::vector<Case> out;

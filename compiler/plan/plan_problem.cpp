@@ -28,17 +28,7 @@ std::vector<Case> LargeIndexPlanner::casesAt(const std::vector<std::pair<std::st
     for (const auto& d : plan_.dims) known = known || d.name == g.first;
     if (!known) throw std::invalid_argument(c_.id + " has no dim '" + g.first + "'");
   }
-  for (const auto& tp : plan_.tensors) {
-    if (!tp.output) c.values.emplace_back(tp.name, 0);
-    if (tp.scalar) continue;
-    size_t l = 0;
-    for (size_t i = 0; i < tp.layouts.size(); ++i)
-      if (tp.layouts[i].kind == "contiguous") {
-        l = i;
-        break;
-      }
-    c.layouts.emplace_back(tp.name, l);
-  }
+  plainInputs(c);
   c.perturb = backend::perturb::kNone;
   c.why = why;
   std::vector<Case> out;
