@@ -19,19 +19,19 @@ namespace kc::check {
 
 namespace {
 
-// Runs argv (no shell) and returns its stdout and stderr together, and its exit status.
+// Runs argv (no shell): its exit status and stderr; its stdout into `out`. Both streams go to
+// private files, so a program that writes much to one cannot block on the other.
 std::pair<int, std::string> runProgram(const std::vector<std::string>& argv, std::string& out) {
-  int pipes[2];
-  if (pipe(pipes) != 0) return {-1, std::string("pipe: ") + std::strerror(errno)};
-  int errPipe[2];
-  if (pipe(errPipe) != 0) return {-1, std::string("pipe: ") + std::strerror(errno)};
+  char outPath[] = "/tmp/kc-shapes-out-XXXXXX", errPath[] = "/tmp/kc-shapes-err-XXXXXX";
+  int o = mkstemp(outPath), e = mkstemp(errPath);
+  if (o < 0 || e < 0) return {-1, std::string("cannot create a temporary file: ") + std::strerror(errno)};
+  unlink(outPath);
+  unlink(errPath);
   pid_t pid = fork();
   if (pid < 0) return {-1, std::string("fork: ") + std::strerror(errno)};
   if (pid == 0) {
-    dup2(pipes[1], 1);
-    dup2(errPipe[1], 2);
-    close(pipes[0]);
-    close(errPipe[0]);
+    dup2(o, 1);
+    dup2(e, 2);
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -39,19 +39,21 @@ std::pair<int, std::string> runProgram(const std::vector<std::string>& argv, std
     std::fprintf(stderr, "cannot run '%s': %s\n", args[0], std::strerror(errno));
     _exit(127);
   }
-  close(pipes[1]);
-  close(errPipe[1]);
-  std::string err;
-  char buf[4096];
-  for (int fd : {pipes[0], errPipe[0]}) {
-    ssize_t n;
-    while ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-      if (n > 0) (fd == pipes[0] ? out : err).append(buf, static_cast<size_t>(n));
-    close(fd);
-  }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  auto slurp = [](int fd) {
+    std::string text;
+    char buf[4096];
+    lseek(fd, 0, SEEK_SET);
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+      if (n > 0) text.append(buf, static_cast<size_t>(n));
+    close(fd);
+    return text;
+  };
+  out = slurp(o);
+  std::string err = slurp(e);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, err};
 }
 
