@@ -19,6 +19,7 @@
 #include "checker/run/control.h"
 #include "checker/run/judge.h"
 #include "checker/run/worker.h"
+#include "checker/sanitize.h"
 #include "compiler/plan/batch.h"
 #include "compiler/plan/planner.h"
 #include "stdlib/numerics/float_bits.h"
@@ -555,6 +556,16 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
     probes.threads = opts.threads;
     diagnose::DiagnoseInput in{job.contract, &plan, &ran, &probes,
                                [&](uint64_t seed, size_t number) { return caseMarks(opts, seed, number); }};
+    if (job.backend == "cuda")
+      in.racecheck = [&](const report::CaseResult& r) {
+        SanitizeRequest q;
+        q.tool = "racecheck";
+        q.backend = r.backend;
+        q.verdict = r.verdict;
+        q.repro = r.repro;
+        q.timeoutSeconds = opts.timeoutSeconds;
+        return sanitizeCase(q);
+      };
     stats.diagnosis = diagnose::diagnose(in);
   }
   return stats;

@@ -71,7 +71,7 @@ bool isSuitePath(const std::string& path) {
 namespace {
 
 // `expect: VERDICT` or `expect: {verdict: VERDICT, signature: NAME}` (a signature only with
-// fail: the FAIL cases must name it).
+// fail or crash: the diagnosis's primary cause must be it).
 report::ExpectedOutcome readExpect(const YamlReader& rd, const YAML::Node& n) {
   const auto& names = report::outcomeNames();
   std::string list;
@@ -89,8 +89,8 @@ report::ExpectedOutcome readExpect(const YamlReader& rd, const YAML::Node& n) {
   e.verdict = rd.scalar(*verdictNode, "'expect'");
   if (std::find(names.begin(), names.end(), e.verdict) == names.end())
     rd.fail(*verdictNode, "'expect' is " + list + "; got '" + e.verdict + "'");
-  if (!e.signature.empty() && e.verdict != "fail")
-    rd.fail(n["signature"], "a signature is expected only of a kernel that is expected to fail");
+  if (!e.signature.empty() && e.verdict != "fail" && e.verdict != "crash")
+    rd.fail(n["signature"], "a signature is expected only of a kernel that is expected to fail or crash");
   return e;
 }
 

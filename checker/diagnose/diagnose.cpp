@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <map>
 #include <set>
 
 #include "checker/diagnose/probes.h"
@@ -115,6 +116,14 @@ const plan::Case* planCase(const plan::Plan& plan, size_t number) {
   return nullptr;
 }
 
+bool hasSpecialValues(const plan::Plan& plan, const plan::Case& c) {
+  for (const auto& [name, k] : c.values) {
+    const plan::TensorPlan* t = plan.tensor(name);
+    if (t && k < t->values.size() && t->values[k].special) return true;
+  }
+  return false;
+}
+
 bool plainCase(const plan::Plan& plan, const plan::Case& c) {
   for (const auto& [name, k] : c.layouts) {
     const plan::TensorPlan* t = plan.tensor(name);
@@ -159,8 +168,15 @@ bool tailProbeable(const plan::Case& c) {
 
 // The re-runs on one failing case, in contiguous views: the causes they show, and whether
 // the failure needs values that round (when no re-run found a cause of another kind).
+// The failing case the re-runs were made on, for the growth re-run after them.
+struct ProbeChoice {
+  const CaseResult* result = nullptr;
+  plan::Case kase;
+  uint64_t marks = 0;
+};
+
 Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>& failing, std::vector<Candidate>& out,
-                   report::Diagnosis& d) {
+                   report::Diagnosis& d, ProbeChoice& choice) {
   ProbeContext& ctx = *in.probes;
   // Candidates: failing cases whose failure is in the values they wrote. Preferred: one whose
   // shape the tail re-run can vary, then the largest up to 16 MiB (every part of the kernel
@@ -211,12 +227,19 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
   const plan::Case* pc = &chosen;
   uint64_t marks = in.marks ? in.marks(probe->seed, probe->number) : 0;
   std::string at = " (shown on #" + std::to_string(probe->number) + ")";
+  choice = {probe, chosen, marks};
   bool outside = readsOutsideViews(ctx, *pc, probe->seed, marks, d.probes);
+  // NaN where the exact value is finite, from inputs that hold none: what the poison past a
+  // buffer's end gives a kernel that reads there (changing it shows nothing: NaN either way).
+  bool readsPoison = !hasSpecialValues(*in.plan, *pc) &&
+                     std::any_of(probe->worst.begin(), probe->worst.end(), [](const report::WorstCell& w) {
+                       return !w.unwritten && std::isnan(w.got) && std::isfinite(w.expected);
+                     });
   std::optional<TailFinding> tail = failsOnRemainder(ctx, *pc, probe->seed, marks, d.probes);
   if (tail) {
     std::string name;
     if (hasUnwritten(*probe)) name = "tail-unwritten";
-    else if (outside) name = "tail-over-read";
+    else if (outside || readsPoison) name = "tail-over-read";
     else if (!tail->inOutput) name = "k-tail";
     else {
       // The dim is also an output's: the wrong cells say whether a reduction over it lost
@@ -231,7 +254,11 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
       if (beforeTail) name = "k-tail";
     }
     if (!name.empty()) {
-      Candidate& c = candidate(out, name, Strength::Observed, tail->evidence + (outside ? "; reads outside its views" : "") + at);
+      std::string how = outside ? "; reads outside its views"
+                        : readsPoison && name == "tail-over-read"
+                            ? "; NaN where the exact value is finite, from inputs without NaN: it reads the poison past its views"
+                            : "";
+      Candidate& c = candidate(out, name, Strength::Observed, tail->evidence + how + at);
       // A tile is usually square or shared: unwritten cells in a case where any dim is off
       // the tile are the same bug (a transpose whose tiles miss the last rows or columns).
       for (const CaseResult* r : failing) {
@@ -286,6 +313,37 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
                                  ": it rounds its operands (shown on #" + std::to_string(shownOn) + ")");
     for (const CaseResult* r : failing)
       if (!byBehaviour(*r)) explains(c, r->number);
+    return rounding;
+  }
+  // Hypotheses about the values, cheapest first; the first that shows names the cause of
+  // every failure in the values.
+  std::string name;
+  std::optional<std::string> shown = overflowsOnLargeValues(ctx, *pc, *probe, probe->seed, marks, d.probes);
+  if (shown) name = "overflow";
+  if (!shown && (shown = approximatesPointwise(ctx, *pc, probe->seed, marks, d.probes))) name = "approximate-math";
+  if (!shown && (shown = ignoresScaleInput(ctx, *pc, probe->seed, marks, d.probes))) name = "missing-scale";
+  if (!shown) {
+    // The same scale must fix other failing cases too (with another value of its dim): a
+    // norm that only divides by its spread passes by chance at one scale.
+    std::vector<ScaleCheck> others;
+    for (const auto& [r, c] : order)
+      if (r != probe && plainCase(*in.plan, *c) && others.size() < 3)
+        others.push_back({*c, r->seed, in.marks ? in.marks(r->seed, r->number) : 0});
+    if ((shown = passesWithInputScaled(ctx, *pc, probe->seed, marks, others, d.probes))) name = "missing-scale";
+  }
+  if (!shown && rounding == Rounding::NotNeeded && (shown = keepsBoundedTerms(ctx, *pc, probe->seed, marks, d.probes)))
+    name = "accumulate-overwrite";
+  if (shown) {
+    Candidate& c = candidate(out, name, Strength::Observed, *shown + at);
+    for (const CaseResult* r : failing)
+      if (!byBehaviour(*r)) explains(c, r->number);
+    // That the failure needs large values fits a cancellation too (a one-pass variance of
+    // a large mean): overflow from this re-run alone ranks with the contract's conditions,
+    // after them where they explain as many cases.
+    if (name == "overflow") {
+      c.strength = Strength::Statistical;
+      c.order = 1 << 20;
+    }
   }
   return rounding;
 }
@@ -307,14 +365,17 @@ bool roundingName(const std::string& name) {
   return false;
 }
 
-// Whether a factor is one a missing scale gives: a dim's size, its square root or their
-// inverses.
+// Whether a factor is one a missing or wrong scale gives: a dim's size, its square root or
+// their inverses; or N / (N - 1), Bessel's correction (a variance divided by N - 1 for N),
+// its square root or their inverses. Near 1, it must match to a fiftieth of its distance
+// from 1.
 bool dimFactor(double f, const CaseResult& r) {
   for (const auto& [name, v] : r.dims) {
     double x = static_cast<double>(v);
     if (x <= 1) continue;
-    for (double c : {x, 1 / x, std::sqrt(x), 1 / std::sqrt(x)})
-      if (std::fabs(f - c) <= 1e-3 * std::fabs(c)) return true;
+    double b = x / (x - 1);
+    for (double c : {x, 1 / x, std::sqrt(x), 1 / std::sqrt(x), b, 1 / b, std::sqrt(b), 1 / std::sqrt(b)})
+      if (std::fabs(f - c) <= std::min(1e-3 * std::fabs(c), 0.02 * std::fabs(1 - c))) return true;
   }
   return false;
 }
@@ -369,24 +430,54 @@ void largeIndexOnly(const DiagnoseInput& in, const std::vector<const CaseResult*
   for (const CaseResult* r : failing) explains(c, r->number);
 }
 
+// A crash: the first crashed case (not a large-index one) re-run, then re-run with every row
+// aligned; running then, every crashed case is explained by misaligned access.
+void crashCause(const DiagnoseInput& in, const std::vector<const CaseResult*>& crashed, std::vector<Candidate>& out,
+                report::Diagnosis& d) {
+  for (const CaseResult* r : crashed) {
+    const plan::Case* c = planCase(*in.plan, r->number);
+    if (!c || c->largeIndex != 0) continue;
+    uint64_t marks = in.marks ? in.marks(r->seed, r->number) : 0;
+    std::optional<std::string> shown = crashesOnUnalignedRows(*in.probes, *c, r->seed, marks, d.probes);
+    if (!shown) return;
+    Candidate& cand = candidate(out, "misaligned-access", Strength::Observed, *shown);
+    for (const CaseResult* f : crashed) explains(cand, f->number);
+    return;
+  }
+}
+
 report::Diagnosis diagnose(const DiagnoseInput& in) {
   report::Diagnosis d;
   const auto& results = *in.results;
-  std::vector<const CaseResult*> failing;
-  for (const auto& r : results)
+  std::vector<const CaseResult*> failing, crashed;
+  for (const auto& r : results) {
     if (r.verdict == Verdict::Fail) failing.push_back(&r);
-  if (failing.empty()) return d;
-  d.kernel = failing.front()->kernel;
-  d.contract = failing.front()->contract;
-  d.backend = failing.front()->backend;
-  d.failing = failing.size();
+    if (r.verdict == Verdict::Crash) crashed.push_back(&r);
+  }
+  if (failing.empty() && crashed.empty()) return d;
+  const CaseResult& first = failing.empty() ? *crashed.front() : *failing.front();
+  d.kernel = first.kernel;
+  d.contract = first.contract;
+  d.backend = first.backend;
+  d.failing = failing.size() + crashed.size();
   const sema::ContractInfo& ct = *in.contract;
 
   std::vector<Candidate> cs;
   // Re-runs first: what they show outranks what a name only suggests.
-  largeIndexOnly(in, failing, cs);
-  if (in.probes) streamRace(in, failing, cs, d);
-  Rounding rounding = in.probes ? runProbes(in, failing, cs, d) : Rounding::Unknown;
+  if (in.probes && !crashed.empty()) crashCause(in, crashed, cs, d);
+  if (!failing.empty()) largeIndexOnly(in, failing, cs);
+  if (in.probes && !failing.empty()) streamRace(in, failing, cs, d);
+  ProbeChoice choice;
+  Rounding rounding = in.probes && !failing.empty() ? runProbes(in, failing, cs, d, choice) : Rounding::Unknown;
+  // `error grows with D`, re-run on the probe's case with D alone varied; once per dim.
+  std::map<std::string, std::optional<std::string>> grownByRerun;
+  auto growsByRerun = [&](const std::string& dim) -> const std::optional<std::string>& {
+    auto it = grownByRerun.find(dim);
+    if (it != grownByRerun.end()) return it->second;
+    std::optional<std::string> shown;
+    if (in.probes && choice.result) shown = errorGrowsWith(*in.probes, choice.kase, choice.result->seed, choice.marks, dim, d.probes);
+    return grownByRerun[dim] = shown;
+  };
   std::string roundingEvidence = "the case passes on inputs in -1..1, which no dtype or order rounds: the failure needs the values that showed it";
 
   // The names the cases matched, by the evidence each kind brings.
@@ -418,6 +509,8 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
         auto g = std::find_if(growth.begin(), growth.end(), [&](const check::GrowthFinding& f) { return f.signature == name; });
         if (g != growth.end() && g->confirmed) {
           explains(candidate(cs, name, Strength::Statistical, "error grows with " + g->dim + " (" + g->evidence + ")"), r->number);
+        } else if (g != growth.end() && rounding != Rounding::NotNeeded && growsByRerun(g->dim)) {
+          explains(candidate(cs, name, Strength::Statistical, *growsByRerun(g->dim)), r->number);
         } else if (rounding == Rounding::Needed && roundingName(name)) {
           explains(candidate(cs, name, Strength::Statistical, roundingEvidence), r->number);
         } else if (said.insert(name).second) {
@@ -443,11 +536,44 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
       return std::fabs(o.second - f) <= 1e-3 * std::fabs(f);
     });
     if (!dimFactor(f, *r) && !same) continue;
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "every wrong cell is its exact value times %.6g%s", f,
-                  dimFactor(f, *r) ? " (a dim's size or square root, or its inverse)" : " in every failing case");
+    char buf[160];
+    if (f == 0)
+      std::snprintf(buf, sizeof buf, "every wrong cell is 0 with its exact value's sign, in every failing case: the result is "
+                                     "computed, then scaled by 0");
+    else
+      std::snprintf(buf, sizeof buf, "every wrong cell is its exact value times %.6g%s", f,
+                    dimFactor(f, *r) ? " (a dim's size or square root, N / (N - 1), or an inverse)" : " in every failing case");
     explains(candidate(cs, "missing-scale", Strength::Statistical, buf), r->number);
   }
+  // Runs that differ, on CUDA: compute-sanitizer's racecheck on the first such case tells a
+  // data race (hazards between threads' shared-memory accesses) from an unordered but
+  // race-free reduction (atomics), which it does not report.
+  if (in.racecheck)
+    for (const CaseResult* r : failing) {
+      if (std::find(r->signatures.begin(), r->signatures.end(), report::signature::kNondeterministic) == r->signatures.end())
+        continue;
+      report::SanitizerRun run = in.racecheck(*r);
+      std::string at = "#" + std::to_string(r->number) + " under compute-sanitizer racecheck: ";
+      // The replay under the tool must itself have run the case to a verdict; a replay that
+      // crashed or errored there shows nothing, whatever the tool's summary says.
+      bool completed = run.ran && run.errors >= 0 && (run.note.rfind("PASS", 0) == 0 || run.note.rfind("FAIL", 0) == 0);
+      if (!completed) {
+        d.probes.push_back(at + "shows nothing: the case did not run to a verdict under the tool (" +
+                           (run.note.empty() ? std::string("no verdict line") : run.note) + ")");
+        break;
+      }
+      d.probes.push_back(at + (run.errors > 0 ? std::to_string(run.errors) + " hazard(s)" + (run.findings.empty() ? "" : ": " + run.findings.front())
+                                              : "no hazard"));
+      if (run.errors <= 0) break;
+      Candidate& race = candidate(cs, "race", Strength::Observed,
+                                  "its runs differ, and compute-sanitizer racecheck reports " + std::to_string(run.errors) +
+                                      " hazard(s) on #" + std::to_string(r->number) + ": threads race on shared memory");
+      race.order = -1;  // before the nondeterminism it explains
+      for (const CaseResult* f : failing)
+        if (std::find(f->signatures.begin(), f->signatures.end(), report::signature::kNondeterministic) != f->signatures.end())
+          explains(race, f->number);
+      break;
+    }
   // A write outside the view of a strided output is what ignoring its strides does.
   auto byName = [&](const std::string& n) {
     return std::find_if(cs.begin(), cs.end(), [&](const Candidate& c) { return c.name == n; });
@@ -540,6 +666,9 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
   }
   for (const CaseResult* r : failing)
     if (!covered.count(r->number)) d.unexplained.push_back(r->number);
+  for (const CaseResult* r : crashed)
+    if (!covered.count(r->number)) d.unexplained.push_back(r->number);
+  std::sort(d.unexplained.begin(), d.unexplained.end());
   return d;
 }
 

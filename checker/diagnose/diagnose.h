@@ -34,6 +34,9 @@ struct DiagnoseInput {
   const std::vector<report::CaseResult>* results = nullptr;  // one job's, every verdict
   ProbeContext* probes = nullptr;                            // none: no re-runs
   std::function<uint64_t(uint64_t seed, size_t caseNumber)> marks;  // a run's marks key
+  // A case re-run under compute-sanitizer's racecheck (CUDA only; none: not asked). Runs
+  // that differ are a data race when it reports hazards, else an unordered reduction.
+  std::function<report::SanitizerRun(const report::CaseResult&)> racecheck;
 };
 
 report::Diagnosis diagnose(const DiagnoseInput& in);

@@ -1,5 +1,6 @@
 #include "checker/diagnose/probes.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -9,8 +10,6 @@ namespace {
 
 constexpr uint64_t kOtherMarks = 0x9e3779b97f4a7c15ull;  // another run's marks: new canaries and gap bytes
 
-bool failed(const VariantRun& v) { return v.ran && v.result.verdict == report::Verdict::Fail; }
-bool passed(const VariantRun& v) { return v.ran && v.result.verdict == report::Verdict::Pass; }
 
 std::string fmtNum(double x) {
   char buf[32];
@@ -252,6 +251,48 @@ std::optional<LimitFinding> failsPastGridLimit(ProbeContext& ctx, const plan::Ca
   return std::nullopt;
 }
 
+namespace {
+
+// Whether a value of the oracle is exact on small integers: sums, differences, products,
+// maxima (no division, no root, no transcendental), through the oracle's own definitions.
+bool exactOnIntegers(const ir::Node& n, const sema::ContractInfo& ct, int depth = 0) {
+  if (depth > 16 || n.op == ir::Op::Div || n.op == ir::Op::RoundTo) return false;
+  // x^2: a whole power is a product.
+  if (n.op == ir::Op::Pow && (n.kids.size() != 2 || !n.kids[1] || n.kids[1]->op != ir::Op::ConstInt || n.kids[1]->i < 0)) return false;
+  if (n.op == ir::Op::Call) {
+    const char* exact[] = {"fmax", "fmin", "isnan", "isinf", "isfinite", "floor", "ceil"};
+    if (std::none_of(std::begin(exact), std::end(exact), [&](const char* f) { return n.name == f; })) return false;
+  }
+  if (n.op == ir::Op::TensorRead && (n.role == ir::Role::Local || n.role == ir::Role::Oracle))
+    for (const auto& d : ct.oracle)
+      if (d.name == n.name && d.value && !exactOnIntegers(*d.value, ct, depth + 1)) return false;
+  return std::all_of(n.kids.begin(), n.kids.end(), [&](const ir::NodePtr& k) { return !k || exactOnIntegers(*k, ct, depth); });
+}
+
+// Whether every sum the oracle makes adds terms that are exact on small integers (every
+// value of it, when it makes none): then no accumulator rounds them, whatever its format,
+// and a kernel failing on such inputs fails for another reason. A softmax adds exp(x), which
+// rounds; a rmsnorm adds x^2, which does not (its sqrt rounds after, once).
+bool sumsExactOnIntegers(const ir::Node& n, const sema::ContractInfo& ct, bool& anySum) {
+  if (n.op == ir::Op::Reduce || n.op == ir::Op::TensorStat) {
+    anySum = true;
+    return std::all_of(n.kids.begin(), n.kids.end(), [&](const ir::NodePtr& k) { return !k || exactOnIntegers(*k, ct); });
+  }
+  return std::all_of(n.kids.begin(), n.kids.end(), [&](const ir::NodePtr& k) { return !k || sumsExactOnIntegers(*k, ct, anySum); });
+}
+
+bool roundingRefutable(const sema::ContractInfo& ct) {
+  bool anySum = false, sums = true, values = true;
+  for (const auto& d : ct.oracle) {
+    if (!d.value) continue;
+    sums = sums && sumsExactOnIntegers(*d.value, ct, anySum);
+    values = values && exactOnIntegers(*d.value, ct);
+  }
+  return anySum ? sums : values;
+}
+
+}  // namespace
+
 Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
   plan::Case v = c;
   bool changed = false;
@@ -290,6 +331,11 @@ Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, ui
     return Rounding::Needed;
   }
   if (failed(r)) {
+    if (!roundingRefutable(*ctx.contract)) {
+      log.push_back(at + "fails too, but the oracle's sums of such inputs round too (their terms divide, take a root or a "
+                         "transcendental): nothing shown");
+      return Rounding::Unknown;
+    }
     log.push_back(at + "fails too");
     return Rounding::NotNeeded;
   }
@@ -301,7 +347,7 @@ std::optional<numerics::DType> seesOnlyNarrowInputs(ProbeContext& ctx, const pla
                                                     std::vector<std::string>& log) {
   moved = false;
   VariantRun base = runVariant(ctx, c, seed, marks);
-  for (numerics::DType t : {numerics::DType::TF32, numerics::DType::BF16}) {
+  for (numerics::DType t : {numerics::DType::TF32, numerics::DType::F16, numerics::DType::BF16}) {
     InputEdit edit;
     edit.narrowTo = t;
     VariantRun r = runVariant(ctx, c, seed, marks, edit);
@@ -324,6 +370,20 @@ std::optional<numerics::DType> seesOnlyNarrowInputs(ProbeContext& ctx, const pla
     // (an output the inputs only clamp, an amax stuck at 0, stays put too, but wrong).
     // A kernel that rounds to a narrower format than t mostly keeps its bits on t's values
     // too, and still fails on them: the narrower format is tried next.
+    // Failing on them only by rounding its result to the same format (every wrong cell
+    // within half a t ulp of its exact value, beyond its tolerance): it computes in t, its
+    // operands rounded first.
+    bool resultRounded = failed(r) && !r.result.worst.empty() &&
+                         std::all_of(r.result.worst.begin(), r.result.worst.end(), [&](const report::WorstCell& w) {
+                           double tol = std::isnan(w.tolerance) ? 0 : w.tolerance;
+                           return !w.unwritten && std::isfinite(w.got) && std::isfinite(w.expected) &&
+                                  std::fabs(w.got - w.expected) <= 0.5 * numerics::ulp(t, w.expected) * (1 + 1e-9) + tol;
+                         });
+    if (written > 0 && same == written && resultRounded) {
+      log.push_back(at + counts + ", and it fails on those inputs only by half a " + std::string(numerics::dtypeName(t)) +
+                    " ulp or less: the kernel computes on the " + std::string(numerics::dtypeName(t)) + " value of its inputs");
+      return t;
+    }
     if (written > 0 && same * 10 >= written * 9 && !passed(r)) {
       log.push_back(at + counts + ", but it fails on those inputs too (greatest error " + fmtNum(r.result.maxAbsError) + ", was " +
                     fmtNum(base.result.maxAbsError) + "; nothing shown)");
@@ -340,15 +400,21 @@ std::optional<numerics::DType> seesOnlyNarrowInputs(ProbeContext& ctx, const pla
 
 std::optional<double> constantFactor(const report::CaseResult& r) {
   std::vector<double> ratios;
+  bool zerosKeepSign = true;  // every wrong value 0 with its exact value's sign: times 0
   for (const auto& w : r.worst) {
     if (w.unwritten || !std::isfinite(w.got) || !std::isfinite(w.expected) || w.expected == 0) continue;
     ratios.push_back(w.got / w.expected);
+    if (w.got != 0 || std::signbit(w.got) != std::signbit(w.expected)) zerosKeepSign = false;
   }
   if (ratios.size() < 3 && !(ratios.size() >= 1 && static_cast<int64_t>(ratios.size()) == r.mismatched)) return std::nullopt;
+  if (zerosKeepSign) return 0.0;  // a result computed, then scaled by 0 (1 / N in integers)
   double f = ratios.front();
-  if (!std::isfinite(f) || std::fabs(f) < 1e-6 || std::fabs(f - 1) < 0.05) return std::nullopt;
+  // A factor within 1e-4 of 1 is not told from rounding; the ratios must agree to within a
+  // hundredth of the factor's distance from 1 (a factor of 0.998 = sqrt(256 / 257) too).
+  if (!std::isfinite(f) || std::fabs(f) < 1e-6 || std::fabs(f - 1) < 1e-4) return std::nullopt;
+  double spread = 1e-2 * std::min(std::fabs(f), std::fabs(f - 1));
   for (double x : ratios)
-    if (std::fabs(x - f) > 1e-2 * std::fabs(f)) return std::nullopt;
+    if (std::fabs(x - f) > spread) return std::nullopt;
   return f;
 }
 

@@ -66,6 +66,58 @@ Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, ui
 std::optional<numerics::DType> seesOnlyNarrowInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, bool& moved,
                                                     std::vector<std::string>& log);
 
+// value_probes.cpp: hypotheses about the values a kernel computes. Each returns the
+// evidence it showed, or nullopt.
+//
+// One float input multiplied by a dim's size or square root, or their inverses: the kernel's
+// outputs then pass against the exact outputs of the unscaled inputs, and fail against those
+// of the scaled ones (the scale matters). The kernel misses that factor (missing-scale:
+// attention without 1/sqrt(D)).
+// The factor found must also make the first of `others` (failing cases) that has another
+// value of its dim pass; with none such, it is not named.
+struct ScaleCheck {
+  plan::Case kase;
+  uint64_t seed = 0, marks = 0;
+};
+std::optional<std::string> passesWithInputScaled(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+                                                 const std::vector<ScaleCheck>& others, std::vector<std::string>& log);
+// A float input with fewer cells than the outputs (a per-row or per-column scale) doubled:
+// the outputs stay bit for bit the same while the exact ones double. The kernel ignores a
+// factor of its result (missing-scale).
+std::optional<std::string> ignoresScaleInput(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+                                             std::vector<std::string>& log);
+// Every float input 1, so that each exact output counts the terms it sums; then a dim
+// doubled: the exact outputs grow and the kernel's barely do (by less than an eighth as
+// much). It keeps only a bounded part of its sum: an accumulator overwritten
+// (accumulate-overwrite), not terms dropped at a bound (which grow with the dim).
+std::optional<std::string> keepsBoundedTerms(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+                                             std::vector<std::string>& log);
+// A failure with Inf or NaN where the exact value is finite: every float input scaled by
+// 1/4, then 1/16, then 1/256, each run judged against its own exact outputs. Passing, the
+// kernel fails only on large values: an intermediate overflows (overflow).
+std::optional<std::string> overflowsOnLargeValues(ProbeContext& ctx, const plan::Case& c, const report::CaseResult& failure, uint64_t seed,
+                                                  uint64_t marks, std::vector<std::string>& log);
+// For an oracle that calls a transcendental (exp, erf, tanh, ...) and a kernel whose inputs
+// and outputs all have one shape: reversing every input's cells reverses the outputs bit
+// for bit (each output a function of its own input cell alone), and the wrong cells are
+// finite and within a few percent of their exact values. The kernel computes the function
+// by an approximation (approximate-math).
+std::optional<std::string> approximatesPointwise(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+                                                 std::vector<std::string>& log);
+
+// The case with `dim` alone set to three values (n, 4n, 16n; or n/16, n/4, n when n is
+// large): the largest error in ulps rises with it (never falling by more than 2x, ending 4x
+// above where it starts). What `error grows with D` claims, shown with nothing else changed.
+std::optional<std::string> errorGrowsWith(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, const std::string& dim,
+                                          std::vector<std::string>& log);
+
+// crash_probes.cpp: a case that crashed, run again (it must crash again), then with every
+// tensor in rows padded to a multiple of 64 bytes and no offset: running then, the kernel
+// crashes on rows that do not start on an aligned address (misaligned-access: an aligned
+// SSE load, a float4 on a view one element in).
+std::optional<std::string> crashesOnUnalignedRows(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+                                                  std::vector<std::string>& log);
+
 // Every written wrong cell of the result is its exact value times one factor (not 0, not 1):
 // a scale dropped or applied twice. The factor, or nullopt. From the worst cells, no re-run;
 // the diagnosis names it only when the factor is a dim's size, its root or their inverses,

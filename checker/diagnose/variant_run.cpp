@@ -29,6 +29,14 @@ void forEachCell(const run::ArgSpec& a, F f) {
 }
 
 void editInput(const run::ArgSpec& a, std::vector<uint8_t>& storage, const InputEdit& edit) {
+  if (edit.onesIntegers && !a.output && !a.shape.empty() && !numerics::isFloat(a.dtype)) {
+    const size_t w = a.elementBytes();
+    forEachCell(a, [&](size_t at) {
+      uint64_t one = 1;  // little-endian: the low w bytes
+      if (at + w <= storage.size()) std::memcpy(storage.data() + at, &one, w);
+    });
+    return;
+  }
   if (a.output || !numerics::isFloat(a.dtype)) return;
   const size_t w = a.elementBytes();
   auto load = [&](size_t at) {
@@ -55,6 +63,22 @@ void editInput(const run::ArgSpec& a, std::vector<uint8_t>& storage, const Input
     double value = edit.gap == InputEdit::Gap::High ? hi : lo < hi ? lo : lo - 1 - std::fabs(lo);
     for (size_t i = 0; i < inView.size() && (i + 1) * w <= storage.size(); ++i)
       if (!inView[i]) store(i * w, numerics::roundTo(a.dtype, value));
+  }
+  const bool scaled = edit.scaleBy != 1 && (edit.scaleInput == a.name ||
+                                            std::find(edit.scaleInputs.begin(), edit.scaleInputs.end(), a.name) != edit.scaleInputs.end());
+  if (!a.shape.empty() && (edit.ones || edit.reverse || scaled)) {
+    std::vector<size_t> cells;
+    forEachCell(a, [&](size_t at) {
+      if (at + w <= storage.size()) cells.push_back(at);
+    });
+    std::vector<double> values;
+    for (size_t at : cells) values.push_back(load(at));
+    if (edit.reverse) std::reverse(values.begin(), values.end());
+    for (double& v : values) {
+      if (edit.ones) v = 1;
+      if (scaled) v *= edit.scaleBy;
+    }
+    for (size_t k = 0; k < cells.size(); ++k) store(cells[k], numerics::roundTo(a.dtype, values[k]));
   }
   // Tensors only: a scalar (eps, a scale) is a parameter, not an operand.
   if (edit.narrowTo && !a.shape.empty() && (a.dtype == numerics::DType::F32 || a.dtype == numerics::DType::F64))
@@ -88,6 +112,8 @@ VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t see
     run::setMarks(v.setup, marks);
     for (size_t a = 0; a < v.setup.args.size(); ++a)
       v.storage.push_back(run::makeStorage(v.setup, ctx.plan, variant, a, seed, ctx.threads));
+    std::vector<std::vector<uint8_t>> unedited;
+    if (edit.judgeUnedited) unedited = v.storage;
     for (size_t a = 0; a < v.setup.args.size(); ++a) editInput(v.setup.args[a], v.storage[a], edit);
     run::WorkerRequest wr = ctx.worker;
     wr.setup = &v.setup;
@@ -96,7 +122,22 @@ VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t see
     wr.perturb = backend::perturb::kNone;
     wr.deviceSync = waitForDevice;
     run::LaunchRecord rec = run::runInWorker(wr);
+    if (edit.judgeUnedited) {
+      run::JudgeInput je{ctx.contract, &ctx.plan, &variant, &v.setup, &v.storage, &rec, ctx.threads, nullptr};
+      run::judge(je, v.edited);
+      // The inputs the kernel left as it was given them read as the unedited ones, so the
+      // judge neither sees them changed nor computes the oracle on the edited values.
+      for (size_t a = 0; a < v.setup.args.size() && a < rec.images.size(); ++a) {
+        if (v.setup.args[a].output) continue;
+        for (auto& image : rec.images[a])
+          if (image.size() >= run::kCanaryBytes + v.storage[a].size() &&
+              std::memcmp(image.data() + run::kCanaryBytes, v.storage[a].data(), v.storage[a].size()) == 0)
+            std::memcpy(image.data() + run::kCanaryBytes, unedited[a].data(), unedited[a].size());
+      }
+      v.storage = std::move(unedited);
+    }
     run::JudgeInput j{ctx.contract, &ctx.plan, &variant, &v.setup, &v.storage, &rec, ctx.threads, nullptr};
+    j.largestExact = &v.largestExact;
     run::judge(j, v.result);
     for (size_t a = 0; a < v.setup.args.size(); ++a)
       if (v.setup.args[a].output) v.outputs.push_back(a < rec.images.size() && !rec.images[a].empty() ? rec.images[a][0] : std::vector<uint8_t>{});
@@ -121,6 +162,35 @@ bool finiteCell(numerics::DType t, const uint8_t* p) {
 }
 
 }  // namespace
+
+std::vector<double> outputCells(const VariantRun& v, size_t o) {
+  std::vector<double> out;
+  size_t k = 0;
+  for (const run::ArgSpec& s : v.setup.args) {
+    if (!s.output) continue;
+    if (k++ != o) continue;
+    if (o >= v.outputs.size() || v.outputs[o].empty()) return out;
+    const auto& image = v.outputs[o];
+    std::vector<uint8_t> poison = run::poisonOf(s);
+    size_t w = s.elementBytes();
+    forEachCell(s, [&](size_t at) {
+      const uint8_t* p = image.data() + run::kCanaryBytes + at;
+      if (at + run::kCanaryBytes + w > image.size() || std::memcmp(p, poison.data(), w) == 0) {
+        out.push_back(NAN);
+        return;
+      }
+      uint64_t bits = 0;
+      std::memcpy(&bits, p, w);
+      if (numerics::isFloat(s.dtype)) {
+        out.push_back(numerics::decode(s.dtype, bits));
+      } else {  // a signed integer of w bytes
+        int shift = static_cast<int>(64 - 8 * w);
+        out.push_back(static_cast<double>(static_cast<int64_t>(bits << shift) >> shift));
+      }
+    });
+  }
+  return out;
+}
 
 bool sameOutputs(const VariantRun& a, const VariantRun& b, int64_t* written) {
   size_t o = 0;

@@ -4,6 +4,7 @@
 // The diagnosis (diagnose.h) builds its hypotheses from what these runs show. Each run
 // costs one launch; the context counts them against a budget so a diagnosis stays bounded.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ struct VariantRun {
   bool ran = false;  // false: the variant could not be built or run (it shows nothing)
   std::string why;   // when !ran
   report::CaseResult result;  // the contract's verdict on the variant
+  // InputEdit::judgeUnedited: the verdict against the edited inputs' own exact outputs
+  // (`result` is against the unedited ones').
+  report::CaseResult edited;
+  std::map<std::string, double> largestExact;  // per output: the largest finite exact value (judged on)
   run::CaseSetup setup;
   std::vector<std::vector<uint8_t>> storage;  // the pristine storage of every argument
   std::vector<std::vector<uint8_t>> outputs;  // per output argument (ABI order): launch 1's image
@@ -45,7 +50,25 @@ struct InputEdit {
   // view's largest value (High) or its smallest (Low; below it when every cell is equal).
   enum class Gap { Poison, High, Low };
   Gap gap = Gap::Poison;
+  // Every cell of the float tensor input named `scaleInput` (or of each named in
+  // `scaleInputs`) multiplied by `scaleBy`.
+  std::string scaleInput;
+  std::vector<std::string> scaleInputs;
+  double scaleBy = 1;
+  // Every float tensor input's view read backwards: its cell k holds what cell n-1-k held.
+  bool reverse = false;
+  // Every cell of every float tensor input set to 1; with onesIntegers, of every integer
+  // tensor input too (values, not indices: the caller knows which).
+  bool ones = false;
+  bool onesIntegers = false;
+  // The kernel runs on the edited inputs, but the contract judges its outputs against the
+  // unedited ones (the case's own oracle): "would it pass if x were scaled first".
+  bool judgeUnedited = false;
 };
+
+// Whether a run gave the variant that verdict.
+inline bool failed(const VariantRun& v) { return v.ran && v.result.verdict == report::Verdict::Fail; }
+inline bool passed(const VariantRun& v) { return v.ran && v.result.verdict == report::Verdict::Pass; }
 
 // Runs `variant` (a case of ctx.plan, possibly with other dims) once with `seed` and `marks`.
 // The index of `layout` (by its text) among the tensor's layouts, added to the tensor's plan
@@ -60,6 +83,10 @@ VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t see
 // Of the output cells the first run wrote with a finite value, how many the second wrote bit
 // for bit the same (same shapes), and how many there were.
 std::pair<int64_t, int64_t> sameCells(const VariantRun& a, const VariantRun& b);
+
+// The cells of output `o` (ABI order among the outputs) in row-major order, decoded; a cell
+// that holds the poison (never written) is NaN.
+std::vector<double> outputCells(const VariantRun& v, size_t o);
 
 // Whether two runs of the same shape wrote the same bytes into every output's view. A cell
 // holding each run's own poison counts as the same (unwritten in both). `written`: the cells

@@ -18,7 +18,7 @@ struct Cause {
 
 struct Diagnosis {
   std::string kernel, contract, backend;  // the job, as its results name it
-  size_t failing = 0;                     // FAIL cases
+  size_t failing = 0;                     // FAIL and CRASH cases
   std::vector<Cause> causes;              // ranked: causes[0] is the primary cause
   std::vector<std::string> probes;        // each diagnostic re-run: what changed, what it showed
   std::vector<std::string> notNamed;      // "NAME: why not"

@@ -45,7 +45,7 @@ bool Expectation::ok() const {
 }
 
 std::string Expectation::gotText() const {
-  if (expected.signature.empty() || got != "fail") return got;
+  if (expected.signature.empty() || (got != "fail" && got != "crash")) return got;
   std::string s = got + " with ";
   for (size_t i = 0; i < signatures.size(); ++i) s += (i ? ", " : "") + signatures[i];
   return s;

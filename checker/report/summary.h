@@ -25,7 +25,7 @@ inline const std::vector<std::string>& outcomeNames() {
 
 struct ExpectedOutcome {
   std::string verdict;    // one of outcomeNames()
-  std::string signature;  // with verdict fail: a FAIL case must name it; empty: any
+  std::string signature;  // with verdict fail or crash: the diagnosis's primary cause; empty: any
   std::string text() const { return signature.empty() ? verdict : verdict + " with " + signature; }
 };
 
@@ -45,7 +45,7 @@ struct Expectation {
   std::string got;                      // jobOutcome
   std::vector<std::string> signatures;  // the diagnosis's names, primary first (else failSignatures)
   bool ok() const;
-  // "fail", or "fail with overflow, k-tail" when a signature was pinned.
+  // "fail", or "fail with overflow, k-tail" (or "crash with ...") when a signature was pinned.
   std::string gotText() const;
 };
 

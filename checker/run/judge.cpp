@@ -263,6 +263,13 @@ bool Judging::oracleOverInputs() {
     if (s.args[a].output) b.outputs[s.args[a].name] = decodeView(s.args[a], storageOf(L.images[a][0]), in.threads);
   try {
     r = oracle::evalOracle(ct, b, {in.threads});
+    if (in.largestExact)
+      for (const auto& [name, t] : r.oracle) {
+        double m = -INFINITY;
+        for (double v : t.data)
+          if (std::isfinite(v)) m = std::max(m, v);
+        (*in.largestExact)[name] = m;
+      }
     for (const auto& pre : ct.pre)
       if (!oracle::evalCondition(*pre.expr, ct, b, r, nullptr, 0, in.threads)) {
         if (reportsPrecondition(ct) && !in.allclose) {
@@ -304,15 +311,60 @@ void Judging::overflowedCells() {
   }
 }
 
-// 4. Every postcondition of the case; the wrong cells of each output.
+namespace {
+
+// A postcondition's text with its bound variables renamed in order of appearance: the
+// contract's `forall r, h: |y[r, h] - y*[r, h]| <= tol[r, h]` and a class's `forall cells:
+// ...` (cell_0, cell_1) read the same.
+void renameBound(ir::Node& n, std::map<std::string, std::string>& names) {
+  for (std::string& v : n.vars)
+    if (!names.count(v)) names[v] = "v" + std::to_string(names.size());
+  for (std::string& v : n.vars) v = names[v];
+  if (n.op == ir::Op::IndexVar && names.count(n.name)) n.name = names[n.name];
+  for (auto& k : n.kids)
+    if (k) renameBound(*k, names);
+}
+
+std::string boundAgnostic(const ir::Node& e) {
+  ir::NodePtr copy = e.clone();
+  std::map<std::string, std::string> names;
+  renameBound(*copy, names);
+  return ir::printSExpr(*copy);
+}
+
+}  // namespace
+
+// 4. Every postcondition of the case; the wrong cells of each output. A violated
+// postcondition is listed once, with every class that brought the same one.
 void Judging::postconditions() {
   const std::vector<sema::TensorInfo>& tensors = ct.kernel->tensors;
+  struct Listed {
+    std::string key;  // the bound-agnostic text
+    size_t line;      // its entry in violated
+    std::string text;
+    std::vector<std::string> classes;  // the classes that brought it
+  };
+  std::vector<Listed> listed;
   for (size_t p : in.kase->post) {
     const sema::Condition& post = ct.post.at(in.plan->post.at(p).index);
     std::vector<oracle::Cell> failing;
     bool holds = oracle::evalCondition(*post.expr, ct, b, r, &failing, kMaxWrongCells, in.threads);
     if (holds) continue;
-    out.violated.push_back(ir::print(*post.expr) + (post.origin.fromClass ? "  [from " + post.origin.id + "]" : ""));
+    std::string key = boundAgnostic(*post.expr);
+    auto seen = std::find_if(listed.begin(), listed.end(), [&](const Listed& l) { return l.key == key; });
+    if (seen == listed.end()) {
+      listed.push_back({key, out.violated.size(), ir::print(*post.expr), {}});
+      out.violated.push_back(listed.back().text);
+      seen = listed.end() - 1;
+      if (!post.origin.fromClass) seen->classes.push_back("");  // the contract's own comes first
+    }
+    if (post.origin.fromClass) seen->classes.push_back(post.origin.id);
+    // "TEXT  [from C1, C2]" for classes alone; "TEXT  [also from C1]" after the contract's own.
+    std::string from;
+    for (const auto& c : seen->classes)
+      if (!c.empty()) from += (from.empty() ? "" : ", ") + c;
+    bool own = !seen->classes.empty() && seen->classes.front().empty();
+    out.violated[seen->line] = seen->text + (from.empty() ? "" : (own ? "  [also from " : "  [from ") + from + "]");
     // A failing tuple is a cell of every output of that rank (forall r, h: over y[r, h]).
     for (const auto& t : tensors)
       if (t.output)

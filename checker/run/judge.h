@@ -6,6 +6,8 @@
 // MISTRUSTED when the case could not have caught anything, and the signatures that name a
 // failure (signatures.h).
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "checker/report/result.h"
@@ -46,6 +48,8 @@ struct JudgeInput {
   // path counts unwritten cells over the whole output on the device instead).
   bool completeness = true;
   PhaseTimes* phases = nullptr;  // benchmarks: oracle, postconditions and the rest, timed
+  // The diagnosis's re-runs: per output, the largest finite value of its exact result.
+  std::map<std::string, double>* largestExact = nullptr;
 };
 
 // Fills verdict, reason, violated, signatures, worst, mismatched, compared, maxAbsError,

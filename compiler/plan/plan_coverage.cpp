@@ -65,6 +65,7 @@ std::vector<Case> CoveragePlanner::coverageCases() {
   }
   for (auto& c : extra) cases.push_back(std::move(c));
   addSubBatchCases(cases, fs);
+  addFiniteCases(cases, fs);
   for (auto& c : cases) {
     measure(c);
     if (hasSpecial(c)) c.why = "special-values";
@@ -119,6 +120,50 @@ void CoveragePlanner::addSubBatchCases(std::vector<Case>& cases, const std::vect
     c.why = "perturb";
     cases.push_back(std::move(c));
   }
+}
+
+// Special values make most of an output NaN, which hides what a kernel does with ordinary
+// values at that shape (a flash attention's rescale between key blocks shows only past the
+// first block): every value of a dim that only special-values cases have gets one case of
+// its own, at the largest shape with that value, on neutral alternatives without specials
+// (the first of each factor that no class owns, as the sub_batch cases).
+void CoveragePlanner::addFiniteCases(std::vector<Case>& cases, const std::vector<Factor>& fs) const {
+  auto size = [](const Case& c) {
+    uint64_t n = 1;
+    for (const auto& [name, x] : c.dims) n = satMul(n, static_cast<uint64_t>(std::max<int64_t>(x, 1)));
+    return n;
+  };
+  std::vector<size_t> alt(fs.size(), 0);
+  for (size_t f = 0; f < fs.size(); ++f) {
+    auto ordinary = [&](size_t a) {
+      if (fs[f].kind == "distribution") return !plan_.tensor(fs[f].target)->values[a].special;
+      if (fs[f].kind == "perturb") return !(a < fs[f].needsBatch.size() && fs[f].needsBatch[a]);
+      return true;
+    };
+    size_t pick = fs[f].size;
+    for (size_t a = 0; a < fs[f].size && pick == fs[f].size; ++a)
+      if (fs[f].owners[a].empty() && ordinary(a)) pick = a;
+    for (size_t a = 0; a < fs[f].size && pick == fs[f].size; ++a)
+      if (ordinary(a)) pick = a;
+    if (pick == fs[f].size) return;  // a factor with nothing but specials: no such case exists
+    alt[f] = pick;
+  }
+  const size_t planned = cases.size();
+  for (size_t d = 0; d < plan_.dims.size(); ++d)
+    for (int64_t v : plan_.dims[d].candidates) {
+      auto has = [&](const Case& c) { return c.dims[d].second == v; };
+      if (std::any_of(cases.begin(), cases.end(), [&](const Case& c) { return has(c) && !hasSpecial(c); })) continue;
+      auto first = cases.begin() + static_cast<std::ptrdiff_t>(planned);
+      for (auto it = cases.begin(); it != cases.begin() + static_cast<std::ptrdiff_t>(planned); ++it)
+        if (has(*it) && (first == cases.begin() + static_cast<std::ptrdiff_t>(planned) || size(*it) > size(*first))) first = it;
+      if (first == cases.begin() + static_cast<std::ptrdiff_t>(planned)) continue;
+      Case c;
+      c.dims = first->dims;
+      c.tail = first->tail;
+      assign(c, fs, alt);
+      c.why = first->why == "boundary" || c.tail ? "boundary" : "base";
+      cases.push_back(std::move(c));
+    }
 }
 
 }  // namespace kc::plan::detail

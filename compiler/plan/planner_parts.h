@@ -150,6 +150,7 @@ struct CoveragePlanner : PairingPlanner {
   // The pairwise dimension tuples, with every alternative of every factor.
   std::vector<Case> coverageCases();
   void addSubBatchCases(std::vector<Case>& cases, const std::vector<Factor>& fs) const;
+  void addFiniteCases(std::vector<Case>& cases, const std::vector<Factor>& fs) const;
 };
 
 // --- plan_large_index.cpp -----------------------------------------------------------------------

@@ -7,9 +7,9 @@ CHECK_OUTPUT is what `kcontract check SUITE.yaml --expect` printed. Its `expecta
 block says, per suite entry, the verdict and signatures the checker gave; this script sorts
 each buggy entry (expect: fail with a signature) into
 
-  named right   FAIL, and the primary cause (the first signature) is the label
+  named right   FAIL (or CRASH), and the primary cause (the first signature) is the label
   named wrong   FAIL, and the primary cause is another name
-  unclassified  FAIL with `unclassified`, or CRASH/TIMEOUT (caught, no cause named)
+  unclassified  FAIL or CRASH with `unclassified`, or TIMEOUT (caught, no cause named)
   missed        PASS (or SKIPPED): the bug went through
 
 and each twin (expect: pass) into passes / does not pass. It prints one line per entry and
@@ -101,7 +101,7 @@ def main(argv):
         if verdict in ("pass", "skipped"):
             counts["missed"] += 1
             kind, now = "missed", "missed"
-        elif verdict == "fail" and primary == label:
+        elif verdict in ("fail", "crash") and primary == label:
             counts["right"] += 1
             kind, now = "named right", None
         elif verdict != "fail" or primary in ("", "unclassified"):

@@ -18,3 +18,16 @@ diag softmax softmax_sum_ktail.c
 diag amax amax_tail_overread.c
 # One block per row on grid y, unchecked: R = 65,535 passes, R = 65,536 writes nothing.
 diag softmax ../../contracts/calibration/ops/softmax_grid_rows.c
+# The value re-runs (checker/diagnose/value_probes.cpp), each on the bug it names:
+# x sigmoid(1.702 x) for GELU: reversing the inputs reverses the outputs (approximate-math).
+diag gelu gelu_sigmoid.c
+# Attention without 1/sqrt(D): q scaled by it passes, on two values of D (missing-scale).
+diag attention attention_no_scale.c
+# The panel epilogue writes acc = part: with every input 1, K doubled leaves the output (accumulate-overwrite).
+diag matmul matmul_acc_overwrite.c
+# tanh as (e^2u - 1) / (e^2u + 1): NaN at large u, passing on inputs scaled down (overflow).
+diag gelu_tanh gelu_tanh_exp_form.c
+# An exp-sum in _Float16 lanes: the error grows with H when only H changes (the growth re-run).
+diag softmax softmax_f16_lanes.c
+# Aligned SSE loads on rows that are not: crashes, and runs with every row aligned (misaligned-access).
+diag add add_sse_aligned.c

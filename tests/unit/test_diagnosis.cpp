@@ -55,8 +55,17 @@ TEST_CASE("diagnosis: a constant factor over the wrong cells, and none otherwise
   REQUIRE(f);
   CHECK(*f == Approx(2));
   CHECK_FALSE(diagnose::constantFactor(withCells({{2, 1}, {-3, -3}, {0.5, 0.25}})));   // not one factor
-  CHECK_FALSE(diagnose::constantFactor(withCells({{0, 1}, {0, -3}, {0, 0.25}})));      // zeros: never computed, not a scale
-  CHECK_FALSE(diagnose::constantFactor(withCells({{1.01, 1}, {-3.03, -3}, {0.2525, 0.25}})));  // within 5% of 1
+  CHECK_FALSE(diagnose::constantFactor(withCells({{0, 1}, {0, -3}, {0, 0.25}})));      // +0 for -3: never computed, not a scale
+  auto zero = diagnose::constantFactor(withCells({{0, 1}, {-0.0, -3}, {0, 0.25}}));     // zeros with the exact sign: times 0
+  REQUIRE(zero);
+  CHECK(*zero == 0);
+  // Near 1 (sqrt(256/257), Bessel's correction) when the ratios agree to a hundredth of
+  // the factor's distance from 1; not within 1e-4 of 1, where rounding looks the same.
+  auto near = diagnose::constantFactor(withCells({{1.01, 1}, {-3.03, -3}, {0.2525, 0.25}}));
+  REQUIRE(near);
+  CHECK(*near == Approx(1.01));
+  CHECK_FALSE(diagnose::constantFactor(withCells({{1.01, 1}, {-3.036, -3}, {0.2525, 0.25}})));
+  CHECK_FALSE(diagnose::constantFactor(withCells({{1.00001, 1}, {-3.00003, -3}, {0.2500025, 0.25}})));
   CHECK_FALSE(diagnose::constantFactor(withCells({{2, 1}, {4, 2}}, 100)));  // two cells of a hundred wrong say nothing
   CHECK(diagnose::constantFactor(withCells({{2, 1}, {4, 2}})));             // two of two: every wrong cell
 }

@@ -96,7 +96,7 @@ kernels:
         "suite.yaml:3:48: 'expect' is pass, fail, error, crash, timeout, mistrusted or skipped; got 'failed'");
   CHECK(suiteError("kcontract-suite: 1\nkernels:\n  - {impl: a.c, contract: c.kcontract, expect: {verdict: pass, "
                    "signature: k-tail}}\n") ==
-        "suite.yaml:3:75: a signature is expected only of a kernel that is expected to fail");
+        "suite.yaml:3:75: a signature is expected only of a kernel that is expected to fail or crash");
   CHECK(suiteError("kcontract-suite: 1\nkernels:\n  - {impl: a.c, contract: c.kcontract, expect: {signature: k-tail}}\n") ==
         "suite.yaml:3:48: 'expect' needs 'verdict' (pass, fail, error, crash, timeout, mistrusted or skipped)");
 }
