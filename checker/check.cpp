@@ -555,7 +555,7 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
     probes.worker.worker = &worker;
     probes.threads = opts.threads;
     diagnose::DiagnoseInput in{job.contract, &plan, &ran, &probes,
-                               [&](uint64_t seed, size_t number) { return caseMarks(opts, seed, number); }};
+                               [&](uint64_t seed, size_t number) { return caseMarks(opts, seed, number); }, {}};
     if (job.backend == "cuda")
       in.racecheck = [&](const report::CaseResult& r) {
         SanitizeRequest q;

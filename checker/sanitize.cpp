@@ -18,6 +18,7 @@
 
 #include "backends/backend_names.h"
 #include "checker/repro.h"
+#include "sandbox/cell.h"
 
 namespace kc::check {
 
@@ -53,34 +54,51 @@ bool headline(const std::string& raw, std::string& out) {
   return true;
 }
 
-// Runs argv with stdout and stderr into `outPath`; kills it after `limit` seconds. Returns
-// the exit status, 124 on a timeout, 127 when it could not start.
-int runWithLimit(const std::vector<std::string>& argv, const std::string& outPath, double limit) {
-  int fd = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+// Runs argv in a cell of its own (sandbox/cell.h) with stdout and stderr into `outPath`;
+// kills the cell after `limit` seconds. The tool and the replay it starts share the cell's
+// namespaces, so compute-sanitizer's channels to its target (found by process id, through
+// /dev/shm, writable here) stay inside one cell, and the untrusted kernel runs in a cell as
+// in any check. Outside the tool's cell its target's worker died (status 255) or hung. The
+// replay starts no cell of its own: the cell's seccomp filter denies the calls that would
+// (KC_SANDBOX_WITHOUT names every layer); its kernel cache is a folder of `dir`. Returns the
+// exit status, 124 on a timeout, 127 when it could not start.
+int runInCell(const std::vector<std::string>& argv, const std::string& outPath, const std::string& dir, double limit) {
+  int fd = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return 127;
-  std::fflush(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) {
+  int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  sandbox::CellSpec spec;
+  spec.fds = {{null, 0}, {fd, 1}, {fd, 2}};
+  spec.writable = {dir};
+  spec.gpuDevices = true;
+  spec.sharedMemory = true;
+  spec.title = "kc-sanitize";
+  const std::string cache = dir + "/cache";
+  std::unique_ptr<sandbox::Cell> cell;
+  try {
+    cell = sandbox::forkCell(spec, [&] {
+      setenv("KC_SANDBOX_WITHOUT", "user,pid,mount,net,ipc,seccomp", 1);
+      setenv("KC_CACHE_DIR", cache.c_str(), 1);
+      std::vector<char*> args;
+      for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      execvp(args[0], args.data());
+      _exit(127);
+    });
+  } catch (const std::exception&) {
     close(fd);
+    if (null >= 0) close(null);
     return 127;
   }
-  if (pid == 0) {
-    setpgid(0, 0);  // its own group: a timeout kills the tool, kcontract and the worker together
-    dup2(fd, 1);
-    dup2(fd, 2);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    _exit(127);
-  }
   close(fd);
+  if (null >= 0) close(null);
+  const pid_t pid = cell->pid();
   auto start = std::chrono::steady_clock::now();
   int status = 0;
   for (;;) {
     if (waitpid(pid, &status, WNOHANG) == pid) break;
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit) {
       kill(-pid, SIGKILL);
+      kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
       return 124;
     }
@@ -210,7 +228,7 @@ report::SanitizerRun sanitizeCase(const SanitizeRequest& q) {
   std::string log = std::string(dir) + "/tool.log", out = std::string(dir) + "/replay.out";
   std::vector<std::string> argv = {tool, "--tool", q.tool, "--target-processes", "all", "--log-file", log,
                                    q.kcontract.empty() ? selfPath() : q.kcontract, "replay", formatRepro(*repro)};
-  int status = runWithLimit(argv, out, repro->timeout + 60);
+  int status = runInCell(argv, out, dir, repro->timeout + 60);
   std::string replayOut = readAll(out);
   std::string toolOut = readAll(log);
   std::error_code ec;

@@ -29,6 +29,9 @@ struct CellSpec {
   std::vector<std::string> writable;  // folders that stay writable (besides the cell's own scratch folder)
   bool gpuDevices = false;            // /dev/nvidia*, /dev/nvidia-caps/ in the cell's /dev
   bool compiler = false;              // a compile: /dev holds null alone (no /dev/zero to #include)
+  // /dev/shm writable (it is read-only in a kernel's cell): a tool that runs in the cell with
+  // its target, whose channels to it live there (compute-sanitizer).
+  bool sharedMemory = false;
   // The kernel's own folder for run-time compiler caches (PoCL, Triton, CUDA, inductor),
   // writable and kept across its cells; "" puts them in the scratch folder.
   std::string jitCache;

@@ -146,7 +146,7 @@ MountView buildMountView(const CellSpec& spec, const std::string& folder, bool o
   view.readOnlyRoot = devOk && setAttributes("/", kRecursive, kReadOnly | kNoSuid, 0);
   for (const std::string& w : ownMounts) view.readOnlyRoot = view.readOnlyRoot && setAttributes(w, 0, 0, kReadOnly);
   if (view.readOnlyRoot) view.readOnlyRoot = reopenProc();
-  if (!spec.compiler) setAttributes("/dev/shm", 0, 0, kReadOnly);
+  if (!spec.compiler && !spec.sharedMemory) setAttributes("/dev/shm", 0, 0, kReadOnly);
   return view;
 }
 

@@ -16,6 +16,11 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kThreads = 256;
+// Noise blocks per SM for `noise` and `launch_order`: 16 of 256 threads is twice what an SM
+// holds (2,048 threads on Hopper), so every SM is full when the kernel launches and its
+// blocks start as noise blocks retire; work a kernel leaves on a stream of its own is still
+// queued when the stream it was given is done (a private stream then loses its race).
+constexpr int kNoisePerSm = 16;
 // The noise buffer and the passes over it per launch: 256 MiB, larger than any L2, streamed
 // 4 times (about 0.5 ms on an H200). KC_NOISE_MIB and KC_NOISE_PASSES override them.
 size_t noiseBytes() {
@@ -37,11 +42,11 @@ NoiseStep noiseStep(const std::string& kind, int launchIndex, int sms) {
   int k = launchIndex % 3;
   if (kind == perturb::kNoise) {
     s.before = true;
-    s.blocks = 4 * sms;
+    s.blocks = kNoisePerSm * sms;
   } else if (kind == perturb::kLaunchOrder) {
     s.before = k == 0;
     s.after = k == 1;
-    s.blocks = 4 * sms;
+    s.blocks = kNoisePerSm * sms;
   } else if (kind == perturb::kOccupancy) {
     const int perSm[] = {1, 4, 16};
     s.before = true;
@@ -86,10 +91,10 @@ std::string DeviceNoise::configure(const std::string& kind) {
   std::string size = std::to_string(noiseBytes() >> 20) + " MiB x " + std::to_string(noisePasses()) + " passes";
   std::string sms = std::to_string(sms_);
   if (kind == perturb::kNoise)
-    return "noise: a memory-bound kernel (" + std::to_string(4 * sms_) + " blocks of 256 threads, " + size +
+    return "noise: a memory-bound kernel (" + std::to_string(kNoisePerSm * sms_) + " blocks of 256 threads, " + size +
            ") on a concurrent stream, launched before every repeat";
   if (kind == perturb::kLaunchOrder)
-    return "launch_order: noise (" + std::to_string(4 * sms_) + " blocks, " + size +
+    return "launch_order: noise (" + std::to_string(kNoisePerSm * sms_) + " blocks, " + size +
            ") launched before the kernel, after it, then not at all, in turn per repeat";
   return "occupancy: noise of 1, 4, 16 blocks per SM (" + sms + " SMs, " + size + ") in turn per repeat";
 }

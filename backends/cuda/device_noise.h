@@ -3,7 +3,7 @@
 // kernel (backends/cuda/noise_kernel.cu) on a stream of its own, launched around the
 // kernel's repeats. Plain C++ with no CUDA headers: the noise library carries its own CUDA
 // runtime and is reached through dlopen, like a kernel under test.
-//   noise         every repeat: noise launched just before the kernel, 4 blocks per SM
+//   noise         every repeat: noise launched just before the kernel, 16 blocks per SM
 //   launch_order  the repeats cycle: noise before the kernel, noise right after it, none
 //   occupancy     the repeats cycle the noise's size: 1, 4, 16 blocks per SM (256 threads)
 #include <string>

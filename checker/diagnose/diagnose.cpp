@@ -292,6 +292,13 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
     explains(c, probe->number);
     return Rounding::Unknown;
   }
+  // Past the limit of a ranged reduction (a causal mask) rather than past a view.
+  if (std::optional<std::string> past = readsPastReductionLimit(ctx, *pc, probe->seed, marks, d.probes)) {
+    Candidate& c = candidate(out, "tail-over-read", Strength::Observed, *past + at);
+    for (const CaseResult* r : failing)
+      if (!byBehaviour(*r)) explains(c, r->number);
+    return Rounding::Unknown;
+  }
   Rounding rounding = needsRounding(ctx, *pc, probe->seed, marks, d.probes);
   std::optional<numerics::DType> narrow;
   // The narrow-input re-run needs inputs with bits below the narrow format: when the chosen
@@ -319,9 +326,11 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
   // every failure in the values.
   std::string name;
   std::optional<std::string> shown = overflowsOnLargeValues(ctx, *pc, *probe, probe->seed, marks, d.probes);
+  if (!shown) shown = wrapsOnLargeIntegers(ctx, *pc, *probe, probe->seed, marks, d.probes);
   if (shown) name = "overflow";
   if (!shown && (shown = approximatesPointwise(ctx, *pc, probe->seed, marks, d.probes))) name = "approximate-math";
   if (!shown && (shown = ignoresScaleInput(ctx, *pc, probe->seed, marks, d.probes))) name = "missing-scale";
+  if (!shown && (shown = missesRunningMaxRescale(ctx, *pc, probe->seed, marks, d.probes))) name = "online-softmax-rescale";
   if (!shown) {
     // The same scale must fix other failing cases too (with another value of its dim): a
     // norm that only divides by its spread passes by chance at one scale.

@@ -17,8 +17,9 @@ namespace kc::diagnose {
 // same bytes: the kernel reads outside its views.
 bool readsOutsideViews(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log);
 
-// The same case run twice: with its outputs read once the launch's stream is done, then once
-// the whole device is (synchronizeDevice(), as a harness that calls torch.cuda.synchronize()
+// The same case run twice on a busy device (the `noise` perturbation before the launch, so
+// every SM is full): with its outputs read once the launch's stream is done, then once the
+// whole device is (synchronizeDevice(), as a harness that calls torch.cuda.synchronize()
 // does). Failing the first way and passing the second, the kernel leaves its work on a
 // stream of its own that it does not order before it returns (stream-race). Asked only on a
 // backend with streams (Backend::hasStreams).
@@ -104,6 +105,31 @@ std::optional<std::string> overflowsOnLargeValues(ProbeContext& ctx, const plan:
 // by an approximation (approximate-math).
 std::optional<std::string> approximatesPointwise(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
                                                  std::vector<std::string>& log);
+
+// A failure whose wrong cells are off by more than half their exact value, in a kernel with
+// integer inputs that are values (not indices): those inputs divided by 16, then by 256
+// (rounded, but never to 0), each run judged against its own exact outputs. Passing, the kernel fails only
+// on large integer sums: an integer intermediate wraps or saturates (overflow).
+std::optional<std::string> wrapsOnLargeIntegers(ProbeContext& ctx, const plan::Case& c, const report::CaseResult& failure, uint64_t seed,
+                                                uint64_t marks, std::vector<std::string>& log);
+
+// reduction_probes.cpp: how a kernel walks a reduction, the axes found in the oracle's IR.
+//
+// For each input axis a ranged reduction of the oracle runs over (one whose bounds depend on
+// the cell: sum(j in 0..i, ...)), the slice 1 along it, then the last, set past the view's
+// range (above, then below): when some output cells' exact values stay bit for bit the same
+// (a causal row 0 does not reach key 1) but the kernel's move by more than a thousandth of
+// their size, the kernel reads past the limit of that reduction (tail-over-read: a mask not
+// applied inside the diagonal block).
+std::optional<std::string> readsPastReductionLimit(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+                                                   std::vector<std::string>& log);
+// For an oracle whose softmax subtracts a maximum m = max(j, x[.., j]) inside an exp: every
+// row of the inputs made alike (copied from the last), and the keys (every input axis of
+// j's dim a reduction runs over: k and v, not q) sorted by x, ascending then descending.
+// Failing in ascending order and passing in descending order, what the kernel summed before
+// its running maximum rose is not rescaled (online-softmax-rescale).
+std::optional<std::string> missesRunningMaxRescale(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
+                                                   std::vector<std::string>& log);
 
 // The case with `dim` alone set to three values (n, 4n, 16n; or n/16, n/4, n when n is
 // large): the largest error in ulps rises with it (never falling by more than 2x, ending 4x

@@ -425,4 +425,49 @@ std::optional<std::string> overflowsOnLargeValues(ProbeContext& ctx, const plan:
   return std::nullopt;
 }
 
+std::optional<std::string> wrapsOnLargeIntegers(ProbeContext& ctx, const plan::Case& c, const report::CaseResult& failure, uint64_t seed,
+                                                uint64_t marks, std::vector<std::string>& log) {
+  const sema::ContractInfo& ct = *ctx.contract;
+  if (std::any_of(ct.oracle.begin(), ct.oracle.end(), [](const sema::Definition& d) { return d.value && readsIndexTensor(*d.value, false); }))
+    return std::nullopt;  // integer inputs that are indices: dividing them moves rows, not sums
+  // Off by more than half the exact value: not a rounding, the value itself is wrong.
+  bool wrong = false;
+  for (const report::WorstCell& w : failure.worst) {
+    if (w.unwritten || !std::isfinite(w.got) || !std::isfinite(w.expected)) return std::nullopt;
+    if (std::fabs(w.got - w.expected) <= std::fabs(w.expected) / 2) return std::nullopt;
+    wrong = true;
+  }
+  if (!wrong) return std::nullopt;
+  VariantRun base = runVariant(ctx, c, seed, marks);
+  if (!failed(base)) return std::nullopt;
+  std::vector<std::string> ints;
+  for (const auto& a : base.setup.args)
+    if (!a.output && !a.shape.empty() && numerics::isInteger(a.dtype)) ints.push_back(a.name);
+  if (ints.empty()) return std::nullopt;
+  std::string names;
+  for (const auto& n : ints) names += (names.empty() ? "" : ", ") + n;
+  std::string at = caseAt(c) + " (wrong cells off by more than half their value) with its integer inputs (" + names + ") divided by ";
+  for (double f : {16.0, 256.0}) {
+    InputEdit edit;
+    edit.rewrite = [&](const run::ArgSpec& a, std::vector<double>& v) {
+      if (std::find(ints.begin(), ints.end(), a.name) == ints.end()) return;
+      // Smaller, never 0: a value that vanished would hide any other wrong result.
+      for (double& x : v)
+        if (x != 0) x = std::copysign(std::max(1.0, std::nearbyint(std::fabs(x) / f)), x);
+    };
+    VariantRun r = runVariant(ctx, c, seed, marks, edit);
+    if (passed(r)) {
+      log.push_back(at + fmtNum(f) + ": passes");
+      return "its wrong cells are off by more than half their exact value, and it passes with its integer inputs (" + names +
+             ") divided by " + fmtNum(f) + ": an integer intermediate wraps or saturates at large sums";
+    }
+    if (!r.ran) {
+      log.push_back(at + fmtNum(f) + ": did not run (" + r.why + ")");
+      return std::nullopt;
+    }
+  }
+  log.push_back(at + "16 and by 256: it still fails (not a matter of size)");
+  return std::nullopt;
+}
+
 }  // namespace kc::diagnose

@@ -28,7 +28,46 @@ void forEachCell(const run::ArgSpec& a, F f) {
   }
 }
 
+// The cells of a tensor input's view in row-major order, handed to edit.rewrite and stored
+// back: floats rounded to the dtype, integers rounded and clamped to its range.
+void rewriteInput(const run::ArgSpec& a, std::vector<uint8_t>& storage, const InputEdit& edit) {
+  const size_t w = a.elementBytes();
+  const bool isFloat = numerics::isFloat(a.dtype);
+  if (!isFloat && !numerics::isInteger(a.dtype)) return;
+  std::vector<size_t> cells;
+  forEachCell(a, [&](size_t at) {
+    if (at + w <= storage.size()) cells.push_back(at);
+  });
+  std::vector<double> values;
+  values.reserve(cells.size());
+  for (size_t at : cells) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, storage.data() + at, w);
+    if (isFloat) {
+      values.push_back(numerics::decode(a.dtype == numerics::DType::TF32 ? numerics::DType::F32 : a.dtype, bits));
+    } else {
+      int shift = static_cast<int>(64 - 8 * w);
+      values.push_back(numerics::isSigned(a.dtype) ? static_cast<double>(static_cast<int64_t>(bits << shift) >> shift)
+                                                   : static_cast<double>(bits));
+    }
+  }
+  if (values.size() != static_cast<size_t>(a.numel())) return;  // a view past its storage: left alone
+  edit.rewrite(a, values);
+  for (size_t k = 0; k < cells.size(); ++k) {
+    uint64_t bits = 0;
+    if (isFloat) {
+      bits = numerics::encode(a.dtype, numerics::roundTo(a.dtype, values[k]));
+    } else {
+      double v = std::nearbyint(values[k]);
+      v = std::clamp(v, static_cast<double>(numerics::intMin(a.dtype)), static_cast<double>(numerics::intMax(a.dtype)));
+      bits = static_cast<uint64_t>(static_cast<int64_t>(v));
+    }
+    std::memcpy(storage.data() + cells[k], &bits, w);
+  }
+}
+
 void editInput(const run::ArgSpec& a, std::vector<uint8_t>& storage, const InputEdit& edit) {
+  if (edit.rewrite && !a.output && !a.shape.empty()) rewriteInput(a, storage, edit);
   if (edit.onesIntegers && !a.output && !a.shape.empty() && !numerics::isFloat(a.dtype)) {
     const size_t w = a.elementBytes();
     forEachCell(a, [&](size_t at) {
@@ -91,6 +130,16 @@ void editInput(const run::ArgSpec& a, std::vector<uint8_t>& storage, const Input
 
 }  // namespace
 
+VariantInputs variantInputs(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks, const InputEdit& edit) {
+  VariantInputs in;
+  in.setup = run::setupCase(*ctx.contract, ctx.plan, variant);
+  run::setMarks(in.setup, marks);
+  for (size_t a = 0; a < in.setup.args.size(); ++a)
+    in.storage.push_back(run::makeStorage(in.setup, ctx.plan, variant, a, seed, ctx.threads));
+  for (size_t a = 0; a < in.setup.args.size(); ++a) editInput(in.setup.args[a], in.storage[a], edit);
+  return in;
+}
+
 size_t layoutIndex(plan::TensorPlan& t, const plan::Layout& layout) {
   size_t i = 0;
   while (i < t.layouts.size() && t.layouts[i].text != layout.text) ++i;
@@ -99,7 +148,7 @@ size_t layoutIndex(plan::TensorPlan& t, const plan::Layout& layout) {
 }
 
 VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks, const InputEdit& edit,
-                      bool waitForDevice) {
+                      bool waitForDevice, const std::string& perturb) {
   VariantRun v;
   if (ctx.runsLeft <= 0 || ctx.secondsLeft <= 0) {
     v.why = "the diagnosis's re-run budget is spent";
@@ -108,10 +157,9 @@ VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t see
   --ctx.runsLeft;
   auto start = std::chrono::steady_clock::now();
   try {
-    v.setup = run::setupCase(*ctx.contract, ctx.plan, variant);
-    run::setMarks(v.setup, marks);
-    for (size_t a = 0; a < v.setup.args.size(); ++a)
-      v.storage.push_back(run::makeStorage(v.setup, ctx.plan, variant, a, seed, ctx.threads));
+    VariantInputs pristine = variantInputs(ctx, variant, seed, marks);
+    v.setup = std::move(pristine.setup);
+    v.storage = std::move(pristine.storage);
     std::vector<std::vector<uint8_t>> unedited;
     if (edit.judgeUnedited) unedited = v.storage;
     for (size_t a = 0; a < v.setup.args.size(); ++a) editInput(v.setup.args[a], v.storage[a], edit);
@@ -119,7 +167,7 @@ VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t see
     wr.setup = &v.setup;
     wr.storage = v.storage;
     wr.repeats = 1;
-    wr.perturb = backend::perturb::kNone;
+    wr.perturb = perturb;
     wr.deviceSync = waitForDevice;
     run::LaunchRecord rec = run::runInWorker(wr);
     if (edit.judgeUnedited) {

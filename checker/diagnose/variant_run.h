@@ -4,6 +4,7 @@
 // The diagnosis (diagnose.h) builds its hypotheses from what these runs show. Each run
 // costs one launch; the context counts them against a budget so a diagnosis stays bounded.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -64,7 +65,19 @@ struct InputEdit {
   // The kernel runs on the edited inputs, but the contract judges its outputs against the
   // unedited ones (the case's own oracle): "would it pass if x were scaled first".
   bool judgeUnedited = false;
+  // Every tensor input's view (floats and integers alike) handed over as its cells in
+  // row-major order, to change as a whole (rows replicated, keys reordered); applied before
+  // the edits above. Integer values are rounded and clamped to the input's dtype.
+  std::function<void(const run::ArgSpec&, std::vector<double>&)> rewrite;
 };
+
+// The arguments and pristine storage of a variant with `edit` applied, as a re-run would
+// give them to the kernel (no run: for the exact outputs of an edit before paying a launch).
+struct VariantInputs {
+  run::CaseSetup setup;
+  std::vector<std::vector<uint8_t>> storage;
+};
+VariantInputs variantInputs(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks, const InputEdit& edit = {});
 
 // Whether a run gave the variant that verdict.
 inline bool failed(const VariantRun& v) { return v.ran && v.result.verdict == report::Verdict::Fail; }
@@ -77,8 +90,9 @@ size_t layoutIndex(plan::TensorPlan& t, const plan::Layout& layout);
 
 // `waitForDevice`: the outputs are read after the whole device is waited for, not only the
 // launch's stream (run::WorkerRequest::deviceSync).
+// `perturb`: the run's perturbation (backends/perturbations.h), none unless a re-run asks.
 VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks, const InputEdit& edit = {},
-                      bool waitForDevice = false);
+                      bool waitForDevice = false, const std::string& perturb = "none");
 
 // Of the output cells the first run wrote with a finite value, how many the second wrote bit
 // for bit the same (same shapes), and how many there were.

@@ -141,6 +141,7 @@ struct Judging {
   oracle::Bindings b;                // the pristine inputs and the outputs of launch 1
   oracle::OracleResult r;
   std::map<std::string, std::set<oracle::Cell>> wrong;  // output -> its wrong cells
+  std::set<std::string> violatedBy;  // who brought the violated postconditions ("": the contract)
   bool precision = false;     // a wrong cell is outside its tolerance
   bool allUnwritten = false;  // every wrong cell still holds the poison
 
@@ -359,6 +360,7 @@ void Judging::postconditions() {
       if (!post.origin.fromClass) seen->classes.push_back("");  // the contract's own comes first
     }
     if (post.origin.fromClass) seen->classes.push_back(post.origin.id);
+    violatedBy.insert(post.origin.fromClass ? post.origin.id : "");
     // "TEXT  [from C1, C2]" for classes alone; "TEXT  [also from C1]" after the contract's own.
     std::string from;
     for (const auto& c : seen->classes)
@@ -512,6 +514,7 @@ bool Judging::failure() {
     facts.allUnwritten = allUnwritten;
     facts.caseOrigins = in.kase->origins;
     facts.everywhere = in.plan->everywhere;
+    facts.violatedBy.assign(violatedBy.begin(), violatedBy.end());
     out.signatures = matchSignatures(ct, b, r, facts);
     if (allUnwritten) builtIn.push_back(report::signature::kUnwrittenCells);
     for (const auto& name : builtIn)

@@ -55,8 +55,10 @@ std::vector<std::string> matchSignatures(const sema::ContractInfo& ct, const ora
   auto in = [](const std::vector<std::string>& list, const std::string& id) {
     return std::find(list.begin(), list.end(), id) != list.end();
   };
-  // (name, rank): 2 specific, 1 generic of a class the case is for (or the contract's own),
-  // 0 generic of a class that asks for every case.
+  // (name, rank): 3 a class's whose postconditions alone were violated, 2 specific, 1
+  // generic of a class the case is for (or the contract's own), 0 generic of a class that
+  // asks for every case.
+  const bool classesOnly = !f.violatedBy.empty() && !in(f.violatedBy, "");
   std::vector<std::pair<std::string, int>> matched;
   for (const sema::SignatureInfo& sig : ct.signatures) {
     bool own = !sig.origin.fromClass || in(f.caseOrigins, sig.origin.id);
@@ -101,7 +103,11 @@ std::vector<std::string> matchSignatures(const sema::ContractInfo& ct, const ora
       }
     }
     if (hasCells && !cellsHold) holds = false;
-    if (holds) matched.emplace_back(sig.name, specific > 0 ? 2 : own ? 1 : 0);
+    if (holds)
+      matched.emplace_back(sig.name, classesOnly && sig.origin.fromClass && in(f.violatedBy, sig.origin.id) ? 3
+                                     : specific > 0                                                      ? 2
+                                     : own                                                               ? 1
+                                                                                                         : 0);
   }
   int best = 0;
   for (const auto& m : matched) best = std::max(best, m.second);

@@ -29,6 +29,11 @@ struct FailureFacts {
   // (plan::Plan::everywhere): a class's signature names a failure only on its own cases.
   std::vector<std::string> caseOrigins;
   std::vector<std::string> everywhere;
+  // Who brought the violated postconditions: class IDs, "" for the contract's own. When
+  // only classes did, a matching signature of one of them outranks every other: the
+  // failure is of the property that class checks (a NaN swallowed on a special-values case
+  // is `nan-swallowed`, whatever the contract's conditions on the shape say).
+  std::vector<std::string> violatedBy;
 };
 
 // The names of the contract's signatures the failure matches, in declaration order. The

@@ -66,6 +66,7 @@ std::vector<Case> CoveragePlanner::coverageCases() {
   for (auto& c : extra) cases.push_back(std::move(c));
   addSubBatchCases(cases, fs);
   addFiniteCases(cases, fs);
+  addJointSpecialCase(cases, fs);
   for (auto& c : cases) {
     measure(c);
     if (hasSpecial(c)) c.why = "special-values";
@@ -122,6 +123,22 @@ void CoveragePlanner::addSubBatchCases(std::vector<Case>& cases, const std::vect
   }
 }
 
+// The first alternative of a factor that no class owns and that is ordinary (not special
+// values, not a perturbation that needs a batch), else the first ordinary one; f.size when
+// every alternative is special.
+size_t CoveragePlanner::neutralAlternative(const Factor& f) const {
+  auto ordinary = [&](size_t a) {
+    if (f.kind == "distribution") return !plan_.tensor(f.target)->values[a].special;
+    if (f.kind == "perturb") return !(a < f.needsBatch.size() && f.needsBatch[a]);
+    return true;
+  };
+  for (size_t a = 0; a < f.size; ++a)
+    if (f.owners[a].empty() && ordinary(a)) return a;
+  for (size_t a = 0; a < f.size; ++a)
+    if (ordinary(a)) return a;
+  return f.size;
+}
+
 // Special values make most of an output NaN, which hides what a kernel does with ordinary
 // values at that shape (a flash attention's rescale between key blocks shows only past the
 // first block): every value of a dim that only special-values cases have gets one case of
@@ -135,16 +152,7 @@ void CoveragePlanner::addFiniteCases(std::vector<Case>& cases, const std::vector
   };
   std::vector<size_t> alt(fs.size(), 0);
   for (size_t f = 0; f < fs.size(); ++f) {
-    auto ordinary = [&](size_t a) {
-      if (fs[f].kind == "distribution") return !plan_.tensor(fs[f].target)->values[a].special;
-      if (fs[f].kind == "perturb") return !(a < fs[f].needsBatch.size() && fs[f].needsBatch[a]);
-      return true;
-    };
-    size_t pick = fs[f].size;
-    for (size_t a = 0; a < fs[f].size && pick == fs[f].size; ++a)
-      if (fs[f].owners[a].empty() && ordinary(a)) pick = a;
-    for (size_t a = 0; a < fs[f].size && pick == fs[f].size; ++a)
-      if (ordinary(a)) pick = a;
+    size_t pick = neutralAlternative(fs[f]);
     if (pick == fs[f].size) return;  // a factor with nothing but specials: no such case exists
     alt[f] = pick;
   }
@@ -164,6 +172,61 @@ void CoveragePlanner::addFiniteCases(std::vector<Case>& cases, const std::vector
       c.why = first->why == "boundary" || c.tail ? "boundary" : "base";
       cases.push_back(std::move(c));
     }
+}
+
+// Special values meet through products: a zero in one input beside a NaN in another
+// (0 * NaN) shows only where both carry their specials, in a row that holds no NaN of its
+// own (a matmul that skips a[i, k] == 0 swallows b's NaN). A row of one is the whole input,
+// and it gets the NaN every special input is given: when no case has every special-capable
+// input at a special distribution and every dim above 1, one is added, at the smallest such
+// shape the plan has, with the other factors neutral.
+void CoveragePlanner::addJointSpecialCase(std::vector<Case>& cases, const std::vector<Factor>& fs) const {
+  std::vector<size_t> special(fs.size(), fs.size());  // per distribution factor: its first special alternative
+  size_t carriers = 0;
+  for (size_t f = 0; f < fs.size(); ++f) {
+    if (fs[f].kind != "distribution") continue;
+    const TensorPlan* t = plan_.tensor(fs[f].target);
+    for (size_t a = 0; a < fs[f].size && special[f] == fs.size(); ++a)
+      if (t->values[a].special) special[f] = a;
+    carriers += special[f] != fs.size();
+  }
+  if (carriers < 2) return;
+  auto allAbove1 = [](const Case& c) {
+    return std::all_of(c.dims.begin(), c.dims.end(), [](const auto& d) { return d.second > 1; });
+  };
+  auto joint = [&](const Case& c) {
+    for (size_t f = 0; f < fs.size(); ++f) {
+      if (special[f] == fs.size()) continue;
+      auto it = std::find_if(c.values.begin(), c.values.end(), [&](const auto& v) { return v.first == fs[f].target; });
+      if (it == c.values.end() || !plan_.tensor(fs[f].target)->values[it->second].special) return false;
+    }
+    return true;
+  };
+  if (std::any_of(cases.begin(), cases.end(), [&](const Case& c) { return allAbove1(c) && joint(c); })) return;
+  auto size = [](const Case& c) {
+    uint64_t n = 1;
+    for (const auto& [name, x] : c.dims) n = satMul(n, static_cast<uint64_t>(std::max<int64_t>(x, 1)));
+    return n;
+  };
+  const Case* smallest = nullptr;
+  for (const Case& c : cases)
+    if (allAbove1(c) && c.largeIndex == 0 && (!smallest || size(c) < size(*smallest))) smallest = &c;
+  if (!smallest) return;
+  std::vector<size_t> alt(fs.size(), 0);
+  for (size_t f = 0; f < fs.size(); ++f) {
+    if (special[f] != fs.size()) {
+      alt[f] = special[f];
+      continue;
+    }
+    size_t pick = neutralAlternative(fs[f]);
+    alt[f] = pick == fs[f].size ? 0 : pick;
+  }
+  Case c;
+  c.dims = smallest->dims;
+  c.tail = smallest->tail;
+  assign(c, fs, alt);
+  c.why = "special-values";
+  cases.push_back(std::move(c));
 }
 
 }  // namespace kc::plan::detail

@@ -151,6 +151,8 @@ struct CoveragePlanner : PairingPlanner {
   std::vector<Case> coverageCases();
   void addSubBatchCases(std::vector<Case>& cases, const std::vector<Factor>& fs) const;
   void addFiniteCases(std::vector<Case>& cases, const std::vector<Factor>& fs) const;
+  void addJointSpecialCase(std::vector<Case>& cases, const std::vector<Factor>& fs) const;
+  size_t neutralAlternative(const Factor& f) const;
 };
 
 // --- plan_large_index.cpp -----------------------------------------------------------------------
