@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs every Debian package kcontract needs. Idempotent: installs only what is missing.
+# Installs every Debian package kcontract needs, and the npm packages of the editor grammar's
+# test (editors/vscode). Idempotent: installs only what is missing.
 # Uses sudo when not root. Safe to run on every build.
 set -euo pipefail
 
@@ -35,13 +36,28 @@ for p in "${PACKAGES[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "setup: all ${#PACKAGES[@]} packages present"
-  exit 0
-fi
-
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "setup: installing ${missing[*]}"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+else
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The editor grammar's test (tests/e2e/editor_grammar.sh) runs on node, with the two npm
+# packages of editors/vscode/package-lock.json. A node from elsewhere (NodeSource) is kept.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  echo "setup: installing nodejs npm"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm
+fi
+VSCODE_DIR="$(cd "$(dirname "$0")/.." && pwd)/editors/vscode"
+if [ -d "$VSCODE_DIR/node_modules/vscode-textmate" ] && [ -d "$VSCODE_DIR/node_modules/vscode-oniguruma" ]; then
+  echo "setup: editors/vscode/node_modules present"
+else
+  echo "setup: installing editors/vscode/node_modules (npm ci)"
+  (cd "$VSCODE_DIR" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
