@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "compiler/ast/ast.h"
@@ -52,12 +53,20 @@ std::string commentAbove(const SourceFile& f, uint32_t line) {
 
 }  // namespace
 
-bool loadCatalog(Catalog& cat, const std::vector<std::string>& includeDirs, bool warningsAsErrors, std::string& error) {
+bool loadCatalog(Catalog& cat, const std::vector<std::string>& includeDirs, bool warningsAsErrors, std::string& error,
+                 bool everything) {
   fs::path contracts = fs::path(root()) / "contracts";
+  std::vector<std::string> files = filesUnder(contracts.string(), ".kcontract");
+  const size_t shippedFiles = files.size();
+  if (everything) {
+    for (const auto& f : filesUnder((fs::path(root()) / "stdlib" / "ops").string(), ".kcontract")) files.push_back(f);
+    for (const auto& dir : includeDirs)
+      for (const auto& f : filesUnder(dir, ".kcontract")) files.push_back(f);
+  }
   Targets chosen;
-  if (!compileTargets(cat.c, filesUnder(contracts.string(), ".kcontract"), includeDirs, warningsAsErrors, Stage::Sema,
-                      chosen))
-    return false;
+  if (!compileTargets(cat.c, files, includeDirs, warningsAsErrors, Stage::Sema, chosen)) return false;
+  std::set<std::string> shipped;
+  for (size_t i = 0; i < shippedFiles; ++i) shipped.insert(fs::weakly_canonical(files[i]).string());
   try {
     cat.manifest = loadCalibration((contracts / "calibration.yaml").string());
   } catch (const SuiteError& e) {
@@ -65,16 +74,19 @@ bool loadCatalog(Catalog& cat, const std::vector<std::string>& includeDirs, bool
     return false;
   }
   for (const auto& p : filesUnder((contracts / "incidents").string(), ".md")) {
+    if (p.ends_with(".notes.md")) continue;  // the narrative `kcontract incident --notes` puts first
     std::ifstream f(p);
     std::stringstream ss;
     ss << f.rdbuf();
     Incident inc{relativeToRoot(p), "", ss.str()};
     std::istringstream lines(inc.text);
-    for (std::string l; std::getline(lines, l);)
-      if (l.starts_with("# ")) {
-        inc.title = l.substr(2);
-        break;
-      }
+    std::string cites;  // its first "**Contract:**" line: the class it is about
+    for (std::string l; std::getline(lines, l);) {
+      if (inc.title.empty() && l.starts_with("# ")) inc.title = l.substr(2);
+      if (cites.empty() && l.starts_with("**Contract:**")) cites = l;
+    }
+    // A generated report quotes whole contracts (every class they apply): only the line cites.
+    if (!cites.empty()) inc.text = cites;
     cat.incidents.push_back(std::move(inc));
   }
   for (const auto& ct : cat.c.program->contracts) {
@@ -86,8 +98,10 @@ bool loadCatalog(Catalog& cat, const std::vector<std::string>& includeDirs, bool
     e.line = static_cast<int>(ct->range.begin.line);
     e.rationale = commentAbove(f, ct->range.begin.line);
     e.source = f.text().substr(ct->range.begin.offset, ct->range.end.offset - ct->range.begin.offset);
+    e.shipped = shipped.count(fs::weakly_canonical(f.path()).string()) > 0;
     for (const auto& m : cat.manifest.entries)
-      if (m.classId == ct->id || m.contract == ct->id) e.calibration.push_back(&m);
+      if (m.classId == ct->id || m.contract == ct->id || (!m.op.empty() && ct->id.starts_with("std.op." + m.op + "@")))
+        e.calibration.push_back(&m);
     for (const auto& inc : cat.incidents)
       if (inc.text.find(ct->id) != std::string::npos) e.incidents.push_back(&inc);
     cat.entries.push_back(std::move(e));
@@ -97,6 +111,23 @@ bool loadCatalog(Catalog& cat, const std::vector<std::string>& includeDirs, bool
     return a.info->id < b.info->id;
   });
   return true;
+}
+
+const Entry* findEntry(const Catalog& cat, const std::string& id) {
+  auto versionOf = [](const std::string& x) {
+    size_t at = x.find('@');
+    return at == std::string::npos ? -1L : std::strtol(x.c_str() + at + 1, nullptr, 10);
+  };
+  std::string want = id;
+  if (want.find('@') == std::string::npos && want.find('.') == std::string::npos) want = "std.op." + want;  // an op: rmsnorm
+  if (want.starts_with("std.ops.")) want = "std.op." + want.substr(8);
+  const Entry* found = nullptr;
+  for (const auto& e : cat.entries) {
+    const std::string& x = e.info->id;
+    if (x == want) return &e;
+    if (x.substr(0, x.find('@')) == want && (!found || versionOf(x) > versionOf(found->info->id))) found = &e;
+  }
+  return found;
 }
 
 namespace {
@@ -139,11 +170,11 @@ std::string catalogMarkdown(const Catalog& cat) {
       << "prints one entry, `kcontract calibrate --all` proves every class's three states.\n\n"
       << "| class | guards | signatures | calibration pairs |\n|---|---|---|---|\n";
   for (const auto& e : cat.entries)
-    if (e.info->isClass)
+    if (e.shipped && e.info->isClass)
       out << "| [`" << e.info->id << "`](#" << e.info->name << ") | " << e.info->title << " | " << signaturesOf(e)
           << " | " << e.calibration.size() << " |\n";
   for (const auto& e : cat.entries) {
-    if (!e.info->isClass) continue;
+    if (!e.shipped || !e.info->isClass) continue;
     out << "\n<a id=\"" << e.info->name << "\"></a>\n## `" << e.info->id << "`\n\n**" << e.info->title << "**  \n"
         << "Version " << e.info->version << ", `" << e.file << ":" << e.line << "`.\n\n";
     if (!e.rationale.empty()) out << e.rationale << "\n\n";
@@ -155,7 +186,7 @@ std::string catalogMarkdown(const Catalog& cat) {
   }
   out << "\n## Calibration contracts\n\nThe contracts the calibration pairs are checked against (`contracts/calibration/`):\n\n";
   for (const auto& e : cat.entries)
-    if (!e.info->isClass)
+    if (e.shipped && !e.info->isClass)
       out << "- `" << e.info->id << "` — " << e.info->title << " (`" << e.file << ":" << e.line << "`)\n";
   return out.str();
 }

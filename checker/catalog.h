@@ -16,7 +16,7 @@ namespace kc::check {
 struct Incident {
   std::string path;   // relative to the data folder (stdlib/data_root.h)
   std::string title;  // its first heading
-  std::string text;
+  std::string text;   // its first "**Contract:**" line (the IDs it cites), else the whole text
 };
 
 struct Entry {
@@ -27,6 +27,7 @@ struct Entry {
   std::string source;     // the declaration as written
   std::vector<const CalibrationEntry*> calibration;
   std::vector<const Incident*> incidents;
+  bool shipped = true;  // declared under contracts/ (what docs/catalog.md lists)
 };
 
 struct Catalog {
@@ -39,7 +40,15 @@ struct Catalog {
 // Compiles every contract under contracts/ into cat.c (the diagnostics stay in cat.c.diags
 // for the caller to print) and reads the manifest and the incidents. False when the contracts
 // have errors, or with `error` set when the manifest cannot be read.
-bool loadCatalog(Catalog& cat, const std::vector<std::string>& includeDirs, bool warningsAsErrors, std::string& error);
+// With `everything`, also the standard ops (stdlib/ops/) and every .kcontract under the -I
+// folders, as entries with shipped = false: what `kcontract explain` and `kcontract ops` look
+// up; the catalogue itself lists only the shipped ones.
+bool loadCatalog(Catalog& cat, const std::vector<std::string>& includeDirs, bool warningsAsErrors, std::string& error,
+                 bool everything = false);
+
+// The entry `id` names: an ID (`std.op.rmsnorm@2`), one without its version (the newest), or an
+// op (`rmsnorm`, `std.ops.rmsnorm`: its newest standard contract). nullptr when none.
+const Entry* findEntry(const Catalog& cat, const std::string& id);
 
 // `s` without trailing blanks and line ends.
 std::string trimRight(std::string s);

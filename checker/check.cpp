@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <set>
 
@@ -48,6 +49,7 @@ CaseResult describe(const Job& job, const plan::Plan& plan, const plan::Case& c,
   r.contractFile = job.contractFile;
   r.contractLine = job.contractLine;
   r.kernel = job.kernel.path + ":" + job.kernel.entry;
+  if (!job.origin.empty()) r.name = job.label;  // a suite's entry
   r.backend = job.backend;
   r.caseId = c.id;
   r.number = c.number;
@@ -81,6 +83,11 @@ Repro reproFor(const Job& job, const CaseResult& r, const std::string& digest, c
   p.timeout = opts.timeoutSeconds;
   p.includeDirs = opts.includeDirs;
   p.problemDims = opts.problemDims;
+  bool relative = !p.file.empty() && p.file[0] != '/';
+  relative = relative || (!p.impl.empty() && p.impl[0] != '/');
+  for (const auto& d : p.includeDirs) relative = relative || (!d.empty() && d[0] != '/');
+  std::error_code ec;
+  if (relative) p.dir = std::filesystem::current_path(ec).string();  // "" when the folder is gone
   return p;
 }
 
@@ -239,7 +246,10 @@ bool CaseRun::runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uin
   wr.repeats = attempt.repeats;
   wr.timeoutSeconds = opts.timeoutSeconds;
   wr.deviceSync = opts.allclose && opts.allclose->deviceSync;
-  wr.perturb = opts.allclose ? backend::perturb::kNone : c.perturb;  // a plain allclose harness perturbs nothing
+  // A plain allclose harness perturbs nothing; sub_batch is the checker's own re-run (below),
+  // nothing the backend does to a launch.
+  const bool subBatch = c.perturb == backend::perturb::kSubBatch;
+  wr.perturb = opts.allclose || subBatch ? backend::perturb::kNone : c.perturb;
   wr.worker = &worker;
   run::LaunchRecord rec;
   run::PhaseTimer workerTimer(ph ? &ph->worker : nullptr);
@@ -267,6 +277,8 @@ bool CaseRun::runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uin
   in.phases = ph;
   run::judge(in, attempt);
   attempt.perturbation = rec.perturbation;
+  if (subBatch && !opts.allclose && rec.status == run::LaunchStatus::Ok)
+    attempt.perturbation = "sub_batch: the case ran again on its leading rows, and those rows were compared";
   run::PhaseTimer controlTimer(ph ? &ph->control : nullptr);
   if (!opts.allclose) run::attributeByControl(run::ControlRun{job.contract, &plan, &c, c.seeds[k], wr, opts.threads}, attempt);
   return true;
@@ -291,6 +303,13 @@ CaseResult CaseRun::run() {
     if (auto settled = streamedObstacle()) return *settled;
   bool anyPass = false;
   CaseResult lastMistrusted, passed;
+  // A PASS reports its seeds' closest approach to the tolerance, and their largest errors.
+  auto keepClosest = [&](const CaseResult& a) {
+    r.compared = std::max(r.compared, a.compared);
+    r.maxAbsError = std::max(r.maxAbsError, a.maxAbsError);
+    r.maxUlps = std::max(r.maxUlps, a.maxUlps);
+    r.toleranceUsed = std::max(r.toleranceUsed, a.toleranceUsed);
+  };
   for (size_t k = 0; k < c.seeds.size(); ++k) {
     if (opts.onlySeedIndex && *opts.onlySeedIndex != k) continue;
     CaseResult attempt = r;
@@ -309,6 +328,7 @@ CaseResult CaseRun::run() {
       if (attempt.verdict == Verdict::Pass) {
         anyPass = true;
         passed = attempt;  // says on how many sampled cells it was judged
+        keepClosest(attempt);
         continue;
       }
       attempt.repro = formatRepro(reproFor(job, attempt, "-", opts));  // no full inputs to digest
@@ -327,6 +347,7 @@ CaseResult CaseRun::run() {
     if (attempt.verdict == Verdict::Pass) {
       anyPass = true;
       r.perturbation = attempt.perturbation;
+      keepClosest(attempt);
       continue;
     }
     attempt.repro = formatRepro(reproFor(job, attempt, inputsDigest(inputsOnly), opts));

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -78,8 +79,20 @@ std::string formatRepro(const Repro& r) {
     s << " problem=";
     for (size_t i = 0; i < r.problemDims.size(); ++i) s << (i ? "," : "") << r.problemDims[i].first << ":" << r.problemDims[i].second;
   }
+  if (!r.dir.empty()) s << " dir=" << encode(r.dir);
   s << "'";
   return s.str();
+}
+
+Repro resolvedFromDir(Repro r) {
+  if (r.dir.empty()) return r;
+  auto resolve = [&](std::string& p) {
+    if (!p.empty() && p[0] != '/') p = (std::filesystem::path(r.dir) / p).lexically_normal().string();
+  };
+  resolve(r.file);
+  resolve(r.impl);
+  for (auto& d : r.includeDirs) resolve(d);
+  return r;
 }
 
 std::optional<Repro> parseRepro(const std::string& textIn, std::string& error) {
@@ -179,6 +192,7 @@ std::optional<Repro> parseRepro(const std::string& textIn, std::string& error) {
       r.timeout = t;
     }
     else if (key == "include") r.includeDirs.push_back(*value);
+    else if (key == "dir" && !value->empty() && (*value)[0] == '/') r.dir = *value;
     else {
       error = "unknown or malformed field '" + field + "'";
       return std::nullopt;

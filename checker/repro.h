@@ -28,7 +28,13 @@ struct Repro {
   double timeout = 0;  // 0: the default
   std::vector<std::string> includeDirs;
   std::vector<std::pair<std::string, int64_t>> problemDims;  // problem=R:16,H:4096 (check --problem-shape)
+  // dir=: the folder the check ran in, when some path above is relative; replay resolves them
+  // from it, so a reproducer works from any folder ("" in older reproducers: from where replay runs).
+  std::string dir;
 };
+
+// The reproducer with its relative paths (file, impl, includes) made absolute from `dir`.
+Repro resolvedFromDir(Repro r);
 
 std::string formatRepro(const Repro& r);
 // Accepts the line as formatRepro writes it (with or without the leading `kcontract replay`

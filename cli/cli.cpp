@@ -32,6 +32,9 @@ int run(int argc, char** argv) {
   app.add_option("--color", opts.color, "Colour in diagnostics: auto (on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("--warnings-as-errors", opts.warningsAsErrors, "Treat every warning as an error");
+  // The global options are accepted after the subcommand too (`kcontract check --color never`):
+  // a subcommand passes an option it does not know up to here (its subcommands inherit this).
+  app.fallthrough();
 
   std::vector<std::pair<CLI::App*, Action>> commands;
   addParseCommand(app, commands);
@@ -45,6 +48,7 @@ int run(int argc, char** argv) {
   addCalibrateCommand(app, commands);
   addMutateCommand(app, commands);
   addCatalogCommands(app, commands);
+  addIncidentCommand(app, commands);
 
   try {
     app.parse(argc, argv);

@@ -40,5 +40,6 @@ void addReplayCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& 
 void addCalibrateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addMutateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addCatalogCommands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addIncidentCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 
 }  // namespace kc::driver

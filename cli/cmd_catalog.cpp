@@ -1,9 +1,11 @@
 // kcontract catalog [--format md|json] [--out FILE]   the standard contract classes, for docs/
-// kcontract explain ID                                one contract or class and what it guards against
+// kcontract explain ID [-I DIR]                       one contract, class or op and what it guards against
+// kcontract ops [-I DIR]                              the standard ops and their newest contracts
 // Both read the shipped contracts/ folder: the classes (their rationale is the comment block
 // directly above each), contracts/calibration.yaml (the calibration pairs) and
 // contracts/incidents/*.md (the incidents that cite a class).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -12,15 +14,17 @@
 #include "checker/catalog.h"
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "compiler/targets.h"
 
 namespace kc::driver {
 
 namespace {
 
 // check::loadCatalog, with the diagnostics and any error printed.
-bool loadCatalog(check::Catalog& cat, const std::vector<std::string>& includeDirs, const GlobalOptions& opts) {
+bool loadCatalog(check::Catalog& cat, const std::vector<std::string>& includeDirs, const GlobalOptions& opts,
+                 bool everything = false) {
   std::string error;
-  bool ok = check::loadCatalog(cat, includeDirs, opts.warningsAsErrors, error);
+  bool ok = check::loadCatalog(cat, includeDirs, opts.warningsAsErrors, error, everything);
   printDiagnostics(cat.c.diags, opts);
   if (!error.empty()) std::cerr << error << "\n";
   return ok;
@@ -65,12 +69,12 @@ int runCatalog(const CatalogOptions& cmd, const GlobalOptions& opts) {
 
 int runExplain(const CatalogOptions& cmd, const GlobalOptions& opts) {
   check::Catalog cat;
-  if (!loadCatalog(cat, cmd.includeDirs, opts)) return kExitInput;
-  const check::Entry* found = nullptr;
-  for (const auto& e : cat.entries)
-    if (e.info->id == cmd.id || e.info->id.substr(0, e.info->id.find('@')) == cmd.id) found = &e;
+  if (!loadCatalog(cat, cmd.includeDirs, opts, true)) return kExitInput;
+  const check::Entry* found = check::findEntry(cat, cmd.id);
   if (!found) {
-    std::cerr << "kcontract explain: no class or contract '" << cmd.id << "' in the shipped contracts/ (kcontract catalog lists them)\n";
+    std::cerr << "kcontract explain: no class, contract or op '" << cmd.id
+              << "' in contracts/, stdlib/ops/ or the -I folders (kcontract catalog lists the classes, kcontract ops "
+                 "the ops)\n";
     return kExitInput;
   }
   const check::Entry& e = *found;
@@ -93,6 +97,28 @@ int runExplain(const CatalogOptions& cmd, const GlobalOptions& opts) {
   return kExitOk;
 }
 
+// One line per standard op: its name, its newest standard contract and that contract's title.
+int runOps(const CatalogOptions& cmd, const GlobalOptions& opts) {
+  check::Catalog cat;
+  if (!loadCatalog(cat, cmd.includeDirs, opts, true)) return kExitInput;
+  std::vector<const check::Entry*> newest;
+  for (const std::string& name : standardOps(cmd.includeDirs))
+    if (const check::Entry* e = check::findEntry(cat, "std.op." + name)) newest.push_back(e);
+  size_t wName = 2, wId = 8;
+  for (const auto* e : newest) {
+    wName = std::max(wName, e->info->id.find('@') - 7);
+    wId = std::max(wId, e->info->id.size());
+  }
+  auto pad = [](const std::string& x, size_t w) { return x + std::string(w > x.size() ? w - x.size() : 0, ' '); };
+  std::cout << pad("op", wName) << "  " << pad("contract", wId) << "  title\n";
+  for (const auto* e : newest)
+    std::cout << pad(e->info->id.substr(7, e->info->id.find('@') - 7), wName) << "  " << pad(e->info->id, wId) << "  "
+              << e->info->title << "\n";
+  std::cout << newest.size() << " standard ops; `kcontract explain OP` prints one, `kcontract check --op OP` checks a "
+               "kernel against it\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 void addCatalogCommands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands) {
@@ -102,8 +128,13 @@ void addCatalogCommands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
   cat->add_option("--out", cmd->out, "Write to this file instead of stdout");
   commands.emplace_back(cat, [cmd](const GlobalOptions& g) { return runCatalog(*cmd, g); });
   CLI::App* ex = app.add_subcommand("explain", "Print one standard contract or class and what it guards against");
-  ex->add_option("id", cmd->id, "A class or contract ID (the @N may be left out)")->required();
+  ex->add_option("id", cmd->id, "A class or contract ID (the @N may be left out: the newest), or an op (rmsnorm)")
+      ->required();
+  ex->add_option("-I,--include", cmd->includeDirs, "Also look in the .kcontract files under this folder (repeatable)");
   commands.emplace_back(ex, [cmd](const GlobalOptions& g) { return runExplain(*cmd, g); });
+  CLI::App* ops = app.add_subcommand("ops", "List the standard ops and their newest contracts (what check --op takes)");
+  ops->add_option("-I,--include", cmd->includeDirs, "Also the ops declared under this folder (repeatable)");
+  commands.emplace_back(ops, [cmd](const GlobalOptions& g) { return runOps(*cmd, g); });
 }
 
 }  // namespace kc::driver

@@ -277,13 +277,14 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   writer.continueChain(chainLast);
   std::string writeError;
   if (!writer.open(writeError)) return usage(writeError);
-  bool textToStdout = writer.textToStdout();
-  bool color = useColor(opts, STDOUT_FILENO);
+  bool wantsText = writer.wantsText();  // the human text report: to stdout, or to --out with --format text
+  std::ostream& text = writer.text();
+  bool color = writer.textToConsole() && useColor(opts, STDOUT_FILENO);
   // The data folder the standard library and the kernel headers come from (docs/install.md).
   const stdlib::DataRoot& data = stdlib::dataRoot();
-  if (textToStdout) std::cout << "data folder: " << data.path << " (" << stdlib::originText(data.origin) << ")\n";
+  if (wantsText) text << "data folder: " << data.path << " (" << stdlib::originText(data.origin) << ")\n";
   // A layer of the cell missing here, or the cell off: said before any case (docs/security.md).
-  if (textToStdout && sandbox::degraded()) std::cout << "note: " << sandbox::statusLine() << "\n";
+  if (wantsText && sandbox::degraded()) text << "note: " << sandbox::statusLine() << "\n";
   // Per job: did it get what the suite expects? (FAIL, CRASH, TIMEOUT or ERROR count as fail.)
   report::ExpectationTally expectations;
   std::vector<report::Diagnosis> diagnoses;  // per job: the causes its failures support
@@ -310,23 +311,23 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
         r.sanitizer = check::sanitizeCase(q);
       }
       writer.add(r);  // a streamed format: one whole record per case, at once
-      if (textToStdout) std::cout << report::caseLine(r, color) << "\n" << std::flush;
+      if (wantsText) text << report::caseLine(r, color) << "\n" << std::flush;
       results.push_back(r);
     };
     check::JobStats st = check::runJob(job, o.run, sink, progress);
     if (bar) bar->clear();
-    if (st.selected < st.planned && textToStdout)
-      std::cout << "note: " << job.label << ": " << st.selected << " of " << st.planned
+    if (st.selected < st.planned && wantsText)
+      text << "note: " << job.label << ": " << st.selected << " of " << st.planned
                 << " planned cases are within what the kernel claims" << (o.run.dtype.empty() ? "" : ", at --dtype " + o.run.dtype)
                 << (o.dims.empty() ? "" : ", --dims " + o.dims) << (o.layouts.empty() ? "" : ", --layouts " + o.layouts)
                 << " (and this shard); the rest were not run\n";
     std::vector<report::CaseResult> mine(results.begin() + static_cast<long>(first), results.end());
-    if (textToStdout) {
+    if (wantsText) {
       // Said once per job, so a case never reads as perturbed when it was not.
       for (const auto& [why, n] : report::unsupportedPerturbations(mine))
-        std::cout << "note: " << job.label << ": " << n << (n == 1 ? " case" : " cases") << " asked for a perturbation that "
+        text << "note: " << job.label << ": " << n << (n == 1 ? " case" : " cases") << " asked for a perturbation that "
                   << "did not run (" << why << ")\n";
-      if (!st.diagnosis.empty()) std::cout << report::diagnosisText(st.diagnosis);
+      if (!st.diagnosis.empty()) text << report::diagnosisText(st.diagnosis);
     }
     diagnoses.push_back(st.diagnosis);
     if (!st.kernelError.empty()) {
@@ -338,12 +339,12 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
     expectations.add(job.label, job.expect, mine, !st.kernelError.empty(), &st.diagnosis);
   }
 
-  if (textToStdout) std::cout << "\n" << report::summaryTable(results, color, diagnoses);
-  if (expectations.expected() > 0 && textToStdout) {
-    std::cout << "\nexpectations: " << expectations.asExpected() << " of " << expectations.expected()
+  if (wantsText) text << "\n" << report::summaryTable(results, color, diagnoses);
+  if (expectations.expected() > 0 && wantsText) {
+    text << "\nexpectations: " << expectations.asExpected() << " of " << expectations.expected()
               << " kernels got the verdict the suite expects\n";
     for (const auto& e : expectations.jobs)
-      std::cout << (e.ok() ? "  as expected: " : "  NOT as expected: ") << e.label << " (expected " << e.expected.text()
+      text << (e.ok() ? "  as expected: " : "  NOT as expected: ") << e.label << " (expected " << e.expected.text()
                 << ", got " << e.gotText() << ")\n";
   }
   if (!writer.finish(results, {kToolVersion, sandbox::statusLine(), data.path}, writeError)) return usage(writeError);  // a document format

@@ -22,11 +22,13 @@ namespace {
 
 int runReplay(const std::string& reproText, const GlobalOptions& opts) {
   std::string error;
-  auto repro = check::parseRepro(reproText, error);
-  if (!repro) {
+  auto parsed = check::parseRepro(reproText, error);
+  if (!parsed) {
     std::cerr << "kcontract replay: not a reproducer: " << error << "\n";
     return kExitInput;
   }
+  // The paths as the check saw them, from the folder it ran in (dir=): replay works from anywhere.
+  auto repro = std::make_optional(check::resolvedFromDir(*parsed));
   check::JobOptions jo;
   jo.targets = {repro->file};
   jo.includeDirs = repro->includeDirs;

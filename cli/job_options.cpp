@@ -12,7 +12,9 @@ void addJobOptions(CLI::App* sub, check::JobOptions& o) {
   sub->add_option("targets", o.targets, "Contract files, contract IDs, or a suite .yaml");
   sub->add_option("-I,--include", o.includeDirs, "Another folder to search for imports and contract IDs");
   sub->add_option("--impl", o.impl, "The kernel to check: PATH[:ENTRY] (.c, .cpp, .so; ENTRY defaults to kc_<kernel>)");
-  sub->add_option("--op", o.op, "Check --impl against every contract whose kernel implements this op");
+  sub->add_option("--op", o.op,
+                  "Check --impl against this standard op's contract (the newest std.op.NAME, or NAME@V); kcontract ops lists "
+                  "them");
   sub->add_option("--backend", o.backend, "host, cuda, opencl, exec or ptx (default: host; exec for a .py or .kcexec kernel)");
   sub->add_option_function<std::string>(
          "--sandbox", [](const std::string& m) { sandbox::setMode(sandbox::parseMode(m)); },

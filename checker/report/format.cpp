@@ -124,6 +124,14 @@ bool ReportWriter::open(std::string& error) {
     error = existsError(out_, static_cast<bool>(format_.parseRecord));
     return false;
   }
+  if (!format_.machine && !out_.empty()) {  // the text report itself goes to the file
+    textFile_ = std::make_unique<std::ofstream>(out_, mode_ == OutMode::Append ? std::ios::app : std::ios::trunc);
+    if (!*textFile_) {
+      textFile_.reset();
+      error = cannotWrite(out_);
+      return false;
+    }
+  }
   if (!format_.caseRecord) return true;
   if (out_.empty()) {
     records_ = &console_;
@@ -144,7 +152,9 @@ bool ReportWriter::open(std::string& error) {
   return true;
 }
 
-bool ReportWriter::textToStdout() const { return !format_.machine || !out_.empty(); }
+bool ReportWriter::wantsText() const { return !format_.machine || !out_.empty(); }
+
+std::ostream& ReportWriter::text() { return textFile_ ? static_cast<std::ostream&>(*textFile_) : console_; }
 
 void ReportWriter::add(const CaseResult& r) {
   if (!format_.caseRecord || (!records_ && fd_ < 0)) return;
@@ -160,6 +170,13 @@ void ReportWriter::add(const CaseResult& r) {
 }
 
 bool ReportWriter::finish(const std::vector<CaseResult>& results, const FormatContext& context, std::string& error) {
+  if (textFile_) {
+    textFile_->flush();
+    if (!*textFile_) {
+      error = cannotWrite(out_);
+      return false;
+    }
+  }
   if (!format_.document) return true;
   std::string doc = format_.document(results, context);
   if (out_.empty()) {

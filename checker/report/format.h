@@ -100,9 +100,13 @@ class ReportWriter {
   bool open(std::string& error);
   // With OutMode::Append: the file's records end with this digest (VerifiedResults::last).
   void continueChain(std::string last);
-  // Whether the human text report goes to stdout: the format is not a machine format, or
-  // it goes to a file.
-  bool textToStdout() const;
+  // Whether the human text report is written: the format is not a machine format, or the
+  // machine format goes to a file (then the text goes to stdout).
+  bool wantsText() const;
+  // Where the human text report goes: the file `out` for the text format with --out (opened
+  // by open(), written as the run goes, so a killed run keeps what it printed), else the console.
+  std::ostream& text();
+  bool textToConsole() const { return !textFile_; }
   // A case finished: its record, for a streamed format.
   void add(const CaseResult& r);
   // The run ended: the document, for a document format; false and "cannot write 'OUT'" in
@@ -116,6 +120,7 @@ class ReportWriter {
   OutMode mode_;
   int fd_ = -1;  // the streamed records' file
   std::ostream* records_ = nullptr;
+  std::unique_ptr<std::ofstream> textFile_;  // the text format's --out
   std::unique_ptr<ResultsChain> chain_;
 };
 

@@ -119,6 +119,7 @@ CaseResult readCase(const Json& j) {
   r.contractFile = str("file");
   r.contractLine = asInt<int>(get("line"), "line");
   r.kernel = str("kernel");
+  if (j.contains("name")) r.name = str("name");
   r.backend = str("backend");
   const std::string verdict = str("verdict");
   const auto v = parseVerdict(verdict);
@@ -139,6 +140,7 @@ CaseResult readCase(const Json& j) {
   r.compared = asInt<int64_t>(get("compared"), "compared");
   r.mismatched = asInt<int64_t>(get("mismatched"), "mismatched");
   r.maxAbsError = dbl("max_abs_error");
+  if (j.contains("tolerance_used")) r.toleranceUsed = dbl("tolerance_used");
   r.maxUlps = dbl("max_ulps");
   const Json& worst = asArray(get("worst"), "worst");
   for (size_t i = 0; i < worst.size(); ++i) r.worst.push_back(readCell(worst[i], "worst[" + std::to_string(i) + "]"));
@@ -171,6 +173,7 @@ std::string caseJson(const CaseResult& r) {
   j["file"] = r.contractFile;
   j["line"] = r.contractLine;
   j["kernel"] = r.kernel;
+  if (!r.name.empty()) j["name"] = r.name;
   j["backend"] = r.backend;
   j["verdict"] = verdictName(r.verdict);
   j["reason"] = r.reason;
@@ -189,6 +192,7 @@ std::string caseJson(const CaseResult& r) {
   j["mismatched"] = r.mismatched;
   j["max_abs_error"] = number(r.maxAbsError);
   j["max_ulps"] = number(r.maxUlps);
+  j["tolerance_used"] = number(r.toleranceUsed);
   Json worst = Json::array();
   for (const WorstCell& c : r.worst) {
     Json cell;

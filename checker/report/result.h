@@ -49,6 +49,7 @@ struct CaseResult {
   std::string contractFile;  // the .kcontract that declares it
   int contractLine = 0;      // where (1-based), for SARIF and editors
   std::string kernel;        // PATH:ENTRY of the implementation
+  std::string name;          // the suite entry's `name:` ("" outside a suite): what the summary calls the kernel
   std::string backend;       // host, cuda, ...
   std::string caseId;        // acme.softmax.rows@1#20
   size_t number = 0;         // 20
@@ -82,6 +83,9 @@ struct CaseResult {
   int64_t compared = 0;                 // output cells compared
   double maxAbsError = 0;
   double maxUlps = 0;
+  // How close the outputs came to the tolerance: the largest |y - y*| / tol over the compared
+  // cells (1: at it; Inf: a cell off where tol is 0). A PASS gives the largest over its seeds.
+  double toleranceUsed = 0;
   double seconds = 0;                   // the whole case: inputs, runs, oracle, checks
   std::string kernelOutput;             // what the kernel printed (CRASH, ERROR)
   std::string repro;                    // a `kcontract replay ...` line (every non-PASS)

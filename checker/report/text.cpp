@@ -214,6 +214,7 @@ std::string summaryTable(const std::vector<CaseResult>& results, bool color, con
   if (results.empty()) return "no cases\n";
   struct Row {
     std::string kernel, contract, backend;
+    std::string impl;  // PATH:ENTRY, what a diagnosis names (kernel may be a suite entry's name)
     std::array<int64_t, kVerdictCount> counts{};
     // The worst verdict of the cases that ran: a case SKIPPED does not make a row that passed
     // everything it ran SKIPPED (its reason is listed under the table); SKIPPED when none ran.
@@ -228,10 +229,15 @@ std::string summaryTable(const std::vector<CaseResult>& results, bool color, con
   std::vector<Row> rows;
   Row total("total", std::to_string(results.size()) + (results.size() == 1 ? " case" : " cases"), "");
   for (const CaseResult& r : results) {
+    // A suite's kernel by its entry's name (two entries may share one file), else by PATH:ENTRY.
+    const std::string& label = r.name.empty() ? r.kernel : r.name;
     auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& row) {
-      return row.kernel == r.kernel && row.contract == r.contract && row.backend == r.backend;
+      return row.kernel == label && row.contract == r.contract && row.backend == r.backend;
     });
-    if (it == rows.end()) it = rows.insert(rows.end(), Row(r.kernel, r.contract, r.backend));
+    if (it == rows.end()) {
+      it = rows.insert(rows.end(), Row(label, r.contract, r.backend));
+      it->impl = r.kernel;
+    }
     for (Row* row : {&*it, &total}) {
       ++row->counts[static_cast<size_t>(r.verdict)];
       if (r.verdict == Verdict::Skipped) continue;
@@ -251,7 +257,7 @@ std::string summaryTable(const std::vector<CaseResult>& results, bool color, con
 
   for (auto& row : rows)
     for (const Diagnosis& d : diagnoses)
-      if (!d.empty() && d.kernel == row.kernel && d.contract == row.contract && d.backend == row.backend) row.signatures = d.names();
+      if (!d.empty() && d.kernel == row.impl && d.contract == row.contract && d.backend == row.backend) row.signatures = d.names();
   for (auto& row : rows)
     if (row.worst == Verdict::Mistrusted && row.counts[static_cast<size_t>(Verdict::Pass)] > 0) row.worst = Verdict::Pass;
   if (total.worst == Verdict::Mistrusted &&

@@ -66,6 +66,8 @@ values::FillSpec fillSpec(const sema::ProtocolValue& v, const ArgSpec& a, const 
   }
   if (n == "const_rows") return {values::ConstantRows{cols, 0.0, 1.0}, 0.0};
   if (n == "large_mean_rows") return {values::largeMeanRows(cols), 0.0};
+  if (n == "cancel_rows")
+    return {values::CancelRows{cols, static_cast<int64_t>(arg(v, 0, 1)), static_cast<int64_t>(arg(v, 1, 100))}, 0.0};
   if (n == "small_variance_rows") return {values::smallVarianceRows(cols), 0.0};
   throw std::runtime_error("no generator for the distribution '" + v.str() + "'");
 }

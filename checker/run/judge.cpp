@@ -418,20 +418,26 @@ void Judging::errorStatistics() {
     // The largest error over every cell, in chunks over the oracle's threads.
     const size_t cellsN = static_cast<size_t>(y.numel());
     const unsigned n = rangeChunks(cellsN, in.threads);
-    std::vector<double> maxAbs(n, 0.0), maxUlps(n, 0.0);
+    std::vector<double> maxAbs(n, 0.0), maxUlps(n, 0.0), maxUsed(n, 0.0);
+    const bool sameShape = tol && tol->data.size() == cellsN;
     forEachChunk(cellsN, in.threads, [&](unsigned t, size_t begin, size_t end) {
       // In locals: threads storing to neighbouring elements per cell fight over one cache line.
-      double abs = 0.0, ulps = 0.0;
+      double abs = 0.0, ulps = 0.0, used = 0.0;
       for (size_t i = begin; i < end; ++i) {
-        abs = std::max(abs, absError(y.data[i], ystar.data[i]));
+        double e = absError(y.data[i], ystar.data[i]);
+        abs = std::max(abs, e);
         ulps = std::max(ulps, ulpsBetween(spec.dtype, y.data[i], ystar.data[i]));
+        // NaN where both are NaN (no error) or the tolerance is not a number: not counted.
+        if (sameShape && e > 0) used = std::max(used, tol->data[i] > 0 ? e / tol->data[i] : INFINITY);
       }
       maxAbs[t] = abs;
       maxUlps[t] = ulps;
+      maxUsed[t] = used;
     });
     for (unsigned t = 0; t < n; ++t) {
       out.maxAbsError = std::max(out.maxAbsError, maxAbs[t]);
       out.maxUlps = std::max(out.maxUlps, maxUlps[t]);
+      out.toleranceUsed = std::max(out.toleranceUsed, maxUsed[t]);
     }
     const uint8_t* st = storageOf(L.images[a][0]);
     for (const oracle::Cell& c : wrong[spec.name]) {

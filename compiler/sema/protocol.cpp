@@ -14,7 +14,7 @@ using V = ProtocolValue;
 
 const std::vector<std::string> kDistributions = {
     "normal", "uniform", "integers", "small_ints", "index_mod", "exact", "const_rows", "large_mean_rows",
-    "small_variance_rows", "special"};
+    "small_variance_rows", "cancel_rows", "special"};
 const std::vector<std::string> kSpecialKinds = {"nan", "neg_nan", "inf", "neg_inf", "zero", "neg_zero", "subnormal", "max_finite"};
 const std::vector<std::string> kLayouts = {"contiguous", "transposed", "padded", "offset", "step"};
 const std::vector<std::string> kScopeLayouts = {"contiguous", "strided", "transposed", "any"};

@@ -66,6 +66,12 @@ struct Sampler {
     double rowMean = uniformIn(joinWords(w[0], w[1]), d.meanLo, d.meanHi);
     return rowMean + d.stddev * standardNormal(draw(key, index, kCellLane));
   }
+  double operator()(const CancelRows& d) const {
+    std::uint64_t col = index % d.cols, half = d.cols / 2;
+    if (col < half) return intInRange(draw(key, index, kCellLane), d.lo, d.hi);
+    if (col < 2 * half) return -intInRange(draw(key, index - half, kCellLane), d.lo, d.hi);
+    return 0.0;  // the middle cell of an odd row
+  }
 };
 
 void require(bool ok, const char* what) {
@@ -98,6 +104,10 @@ struct Validator {
   void operator()(const ConstantRows& d) const {
     require(d.cols > 0 && std::isfinite(d.mean) && std::isfinite(d.stddev) && d.stddev >= 0,
             "constant rows need cols > 0 and stddev >= 0");
+  }
+  void operator()(const CancelRows& d) const {
+    require(d.cols > 0 && d.lo <= d.hi && d.lo >= -kTwo53 && d.hi <= kTwo53,
+            "cancel rows need cols > 0 and lo <= hi within +-2^53");
   }
   void operator()(const ShiftedRows& d) const {
     require(d.cols > 0 && std::isfinite(d.meanLo) && std::isfinite(d.meanHi) &&

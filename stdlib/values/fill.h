@@ -50,13 +50,23 @@ struct ShiftedRows {
   double meanLo = 0.0, meanHi = 0.0, stddev = 1.0;
 };
 
+// Catastrophic cancellation: in each row of `cols` cells the first half holds integers drawn
+// uniformly in [lo, hi], the second half the same integers negated in the same order, and the
+// middle cell of an odd row 0. Every row sums to exactly 0 while its running sum climbs to
+// half the row times the magnitude: an accumulator that rounds on the way up (an f32 sum of
+// int8 products past 2^24) leaves its rounding behind in a result that should be 0.
+struct CancelRows {
+  std::uint64_t cols = 2;
+  std::int64_t lo = 1, hi = 100;
+};
+
 // Means 1e4..1e6 with unit spread: E[x^2] - E[x]^2 cancels catastrophically.
 ShiftedRows largeMeanRows(std::uint64_t cols);
 // Means in [-1, 1) with spread 1e-3: a variance near a normalisation's epsilon.
 ShiftedRows smallVarianceRows(std::uint64_t cols);
 
 using Distribution =
-    std::variant<Normal, Uniform, IntUniform, IndexMod, ExactInt, ConstantRows, ShiftedRows>;
+    std::variant<Normal, Uniform, IntUniform, IndexMod, ExactInt, ConstantRows, ShiftedRows, CancelRows>;
 
 struct FillSpec {
   Distribution dist;

@@ -1,13 +1,18 @@
-# Each documented incident (contracts/incidents/*.md) quotes the command that reproduces it
-# and the line of signatures the case matches (`matches:`); the quoted line must be what the checker prints.
+# Each documented incident (contracts/incidents/NAME.md) is what `kcontract incident` writes
+# from a real run (scripts/incidents.sh): run again here, it must be the same, apart from
+# the environment block (the machine's own facts).
+mkdir -p "$WORK/out"
+(cd ../.. && scripts/incidents.sh "$KC" "$WORK/out") | sed "s|$WORK|<work>|"
 for md in ../../contracts/incidents/*.md; do
-  cmd="$(grep -m1 '^\$ kcontract check' "$md" | sed 's/^\$ kcontract //')"
-  quoted="$(grep -m1 -E '^    matches: ' "$md")"
-  (cd ../.. && "$KC" $cmd >"$WORK/out" 2>&1)
-  if grep -qxF -- "$quoted" "$WORK/out"; then
-    echo "$(basename "$md"): the checker prints '${quoted#    }'"
+  case "$md" in *.notes.md) continue ;; esac
+  name="$(basename "$md")"
+  if diff <(sed '/^## Environment/,$d' "$md") <(sed '/^## Environment/,$d' "$WORK/out/$name") >"$WORK/diff"; then
+    echo "$name: as committed; environment: $(sed -n '/^## Environment/,$p' "$WORK/out/$name" | grep -c '^- \*\*') facts"
   else
-    echo "$(basename "$md"): the checker does NOT print '${quoted#    }'"
-    grep -E '^    matches: ' "$WORK/out" | sort | uniq -c
+    echo "$name: differs from what kcontract incident writes now:"; cat "$WORK/diff"
   fi
 done
+echo "--- errors"
+kc incident "$WORK/none.jsonl" --case 1
+printf '{"x":1}\n' >"$WORK/bad.jsonl"
+kc incident "$WORK/bad.jsonl" --case 1

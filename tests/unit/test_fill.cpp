@@ -242,6 +242,29 @@ TEST_CASE("index, constant-row and shifted-row fills", "[fill]") {
   CHECK(rowStats(big, wide, 0).mean != rowStats(big, wide, 1).mean);
 }
 
+TEST_CASE("cancel rows sum to exactly 0 while their running sum climbs", "[fill]") {
+  for (std::uint64_t cols : {std::uint64_t{4097}, std::uint64_t{64}}) {
+    std::vector<double> v = run({CancelRows{cols, 100, 127}}, DType::I8, 3 * cols);
+    const std::uint64_t half = cols / 2;
+    for (std::size_t r = 0; r < 3; ++r) {
+      const double* row = v.data() + r * cols;
+      double sum = 0, peak = 0;
+      for (std::uint64_t c = 0; c < cols; ++c) {
+        if (c < half) CHECK((row[c] >= 100 && row[c] <= 127));
+        else if (c < 2 * half) CHECK(row[c] == -row[c - half]);  // the first half, negated in order
+        else CHECK(row[c] == 0);  // the middle cell of an odd row
+        sum += row[c];
+        peak = std::max(peak, sum);
+      }
+      CHECK(sum == 0);
+      CHECK(peak >= 100.0 * static_cast<double>(half));
+    }
+    CHECK(v[0] != v[cols]);  // rows differ
+  }
+  CHECK_THROWS_AS(validate({CancelRows{0, 1, 2}}, DType::F32), std::invalid_argument);
+  CHECK_THROWS_AS(validate({CancelRows{8, 5, 4}}, DType::F32), std::invalid_argument);
+}
+
 TEST_CASE("exactIntMagnitude follows k*m^2 <= 2^p", "[fill][exact]") {
   CHECK(exactIntMagnitude(4096, DType::F32, DType::F32) == 64);
   CHECK(exactIntMagnitude(4097, DType::F32, DType::F32) == 63);

@@ -278,7 +278,7 @@ TEST_CASE("jsonl: keys come in the documented order", "[report]") {
       "case",     "number",     "contract", "file",     "line",       "kernel",        "backend",
       "verdict",  "reason",     "signatures", "violated", "why",      "dims",          "dtypes",
       "values",   "layouts",    "base_seed", "seed",    "seed_index", "repeats",       "compared",
-      "mismatched", "max_abs_error", "max_ulps", "worst", "seconds",  "repro"};
+      "mismatched", "max_abs_error", "max_ulps", "tolerance_used", "worst", "seconds",  "repro"};
   CHECK(keys == expected);
   std::vector<std::string> cellKeys;
   for (auto it = j["worst"][0].begin(); it != j["worst"][0].end(); ++it) cellKeys.push_back(it.key());
@@ -599,4 +599,25 @@ TEST_CASE("sarif: one result per case that did not pass, levels by verdict, a ru
   const auto one = nlohmann::json::parse(sarifJson({noLine, passCase()}, "x"));
   CHECK(one["runs"][0]["results"].size() == 1);
   CHECK_FALSE(one["runs"][0]["results"][0]["locations"][0]["physicalLocation"].contains("region"));
+}
+
+TEST_CASE("sarif: locations relative to the source root or the data folder, else absolute", "[report]") {
+  CaseResult mine = failCase(), stdlibCase = failCase(), elsewhere = failCase();
+  mine.contractFile = "contracts/acme/softmax.kcontract";  // relative to where the check ran
+  stdlibCase.contractFile = "/opt/kc share/stdlib/ops/softmax.kcontract";
+  elsewhere.contractFile = "/srv/other/x.kcontract";
+  const auto sarif =
+      nlohmann::json::parse(sarifJson({mine, stdlibCase, elsewhere}, "0.1.0", "", "/opt/kc share", "/home/u/repo"));
+  const auto& run = sarif["runs"][0];
+  CHECK(run["originalUriBaseIds"]["SRCROOT"]["uri"] == "file:///home/u/repo/");
+  CHECK(run["originalUriBaseIds"]["KCDATA"]["uri"] == "file:///opt/kc%20share/");
+  auto where = [&](int i) { return run["results"][i]["locations"][0]["physicalLocation"]["artifactLocation"]; };
+  CHECK(where(0) == nlohmann::json({{"uri", "contracts/acme/softmax.kcontract"}, {"uriBaseId", "SRCROOT"}}));
+  CHECK(where(1) == nlohmann::json({{"uri", "stdlib/ops/softmax.kcontract"}, {"uriBaseId", "KCDATA"}}));
+  CHECK(where(2) == nlohmann::json({{"uri", "file:///srv/other/x.kcontract"}}));
+  CaseResult up = failCase();
+  up.contractFile = "../../stdlib/ops/softmax.kcontract";  // outside the source root: absolute
+  const auto two = nlohmann::json::parse(sarifJson({up}, "0.1.0", "", "", "/home/u/repo/tests/e2e"));
+  CHECK(two["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
+        "file:///home/u/repo/stdlib/ops/softmax.kcontract");
 }

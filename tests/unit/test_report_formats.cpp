@@ -126,7 +126,7 @@ TEST_CASE("report formats: a format registered in the test is found, listed and 
     ReportWriter w(*f, "", console);
     std::string error;
     REQUIRE(w.open(error));
-    CHECK_FALSE(w.textToStdout());
+    CHECK_FALSE(w.wantsText());
     for (const auto& r : results) w.add(r);
     REQUIRE(w.finish(results, {"0.1.0", "", ""}, error));
     CHECK(console.str() == "acme.relu@1#0,PASS\nacme.relu@1#1,FAIL\n# 2 cases, kcontract 0.1.0\n");
@@ -139,7 +139,7 @@ TEST_CASE("report formats: a format registered in the test is found, listed and 
       ReportWriter w(*f, out.string(), console, OutMode::Append);
       std::string error;
       REQUIRE(w.open(error));
-      CHECK(w.textToStdout());  // the text report keeps stdout
+      CHECK(w.wantsText());  // the text report keeps stdout
       w.add(results[0]);
       w.add(results[1]);
       CHECK(slurp(out) == "earlier\nacme.relu@1#0,PASS\nacme.relu@1#1,FAIL\n");  // flushed per case
@@ -204,9 +204,31 @@ TEST_CASE("report formats: the text format writes nothing itself", "[report][for
   ReportWriter w(defaultReportFormat(), "", console);
   std::string error;
   REQUIRE(w.open(error));
-  CHECK(w.textToStdout());
+  CHECK(w.wantsText());
   std::vector<CaseResult> results = {someCase("acme.relu@1#0", Verdict::Pass)};
   w.add(results[0]);
   REQUIRE(w.finish(results, {"0.1.0", "", ""}, error));
   CHECK(console.str().empty());
+}
+
+TEST_CASE("report formats: the text format with --out sends the text report to the file", "[report][format]") {
+  fs::path out = scratch("report.txt");
+  std::ostringstream console;
+  {
+    ReportWriter w(defaultReportFormat(), out.string(), console);
+    std::string error;
+    REQUIRE(w.open(error));
+    CHECK(w.wantsText());
+    CHECK_FALSE(w.textToConsole());
+    w.text() << "a case line\n";
+    std::vector<CaseResult> results = {someCase("acme.relu@1#0", Verdict::Pass)};
+    REQUIRE(w.finish(results, {"0.1.0", "", ""}, error));
+  }
+  CHECK(console.str().empty());
+  CHECK(slurp(out) == "a case line\n");
+  // Create refuses a file that exists, as for every format.
+  ReportWriter again(defaultReportFormat(), out.string(), console);
+  std::string error;
+  CHECK_FALSE(again.open(error));
+  CHECK(error == "'" + out.string() + "' exists already; add --replace to overwrite it");
 }
