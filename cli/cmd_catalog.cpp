@@ -56,11 +56,7 @@ int runCatalog(const CatalogOptions& cmd, const GlobalOptions& opts) {
     std::cout << doc;
     return kExitOk;
   }
-  std::string tmp = cmd.out + ".tmp";
-  std::ofstream f(tmp);
-  f << doc;
-  f.close();
-  if (!f || std::rename(tmp.c_str(), cmd.out.c_str()) != 0) {
+  if (!replaceFile(cmd.out, doc)) {
     std::cerr << "kcontract catalog: cannot write '" << cmd.out << "'\n";
     return kExitInput;
   }

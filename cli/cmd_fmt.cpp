@@ -22,19 +22,6 @@ struct FmtOptions {
   bool toStdout = false;
 };
 
-// Writes beside the target and renames over it, so a crash never leaves half a file.
-bool replaceFile(const std::string& path, const std::string& text) {
-  std::string tmp = path + ".kcfmt.tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) return false;
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  return !ec;
-}
-
 int runFmt(const FmtOptions& cmd, const GlobalOptions& opts) {
   Compilation c;
   c.diags.setWarningsAsErrors(opts.warningsAsErrors);

@@ -12,6 +12,7 @@
 #include "checker/report/jsonl.h"
 #include "checker/repro.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 
 namespace kc::driver {
 
@@ -98,11 +99,7 @@ int runIncident(const IncidentOptions& o) {
   }
   if (std::filesystem::exists(o.out) && !o.replace)
     return fail("'" + o.out + "' exists; give --replace to write it afresh");
-  std::string tmp = o.out + ".tmp";
-  std::ofstream f(tmp);
-  f << md;
-  f.close();
-  if (!f || std::rename(tmp.c_str(), o.out.c_str()) != 0) return fail("cannot write '" + o.out + "'");
+  if (!replaceFile(o.out, md)) return fail("cannot write '" + o.out + "'");
   return kExitOk;
 }
 

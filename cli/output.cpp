@@ -1,5 +1,8 @@
 #include "cli/output.h"
 
+#include <filesystem>
+#include <fstream>
+
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -54,6 +57,18 @@ void printLocated(std::ostream& os, const SourceManager& sources, const SourceRa
   under += '^';
   for (uint32_t i = r.begin.column + 1; i < endCol; ++i) under += '~';
   os << (color ? "\033[1;32m" : "") << under << (color ? "\033[0m" : "") << "\n";
+}
+
+bool replaceFile(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".kc.tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out) return false;
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  return !ec;
 }
 
 }  // namespace kc::driver

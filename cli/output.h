@@ -14,6 +14,9 @@ namespace kc::driver {
 
 bool useColor(const GlobalOptions& opts, int fd);
 
+// Writes `text` beside `path` and renames it over `path`, so a crash never leaves half a file.
+bool replaceFile(const std::string& path, const std::string& text);
+
 // file:line:col: SEVERITY: message, the source line and a caret under the range (the
 // diagnostics' format, for findings that are not catalogue diagnostics: obligations).
 // `code` (KC3001) is printed as severity[code] when given.
