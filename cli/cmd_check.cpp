@@ -347,7 +347,7 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
       text << (e.ok() ? "  as expected: " : "  NOT as expected: ") << e.label << " (expected " << e.expected.text()
                 << ", got " << e.gotText() << ")\n";
   }
-  if (!writer.finish(results, {kToolVersion, sandbox::statusLine(), data.path}, writeError)) return usage(writeError);  // a document format
+  if (!writer.finish(results, {kToolVersion, sandbox::statusLine(), data.path, diagnoses}, writeError)) return usage(writeError);  // a document format
   // A kernel that could not be found, built or loaded is an input error (2), unless the suite
   // expects exactly that of it.
   if (unexpectedKernelErrors > 0) return kExitInput;

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/report/diagnosis.h"
 #include "checker/report/result.h"
 
 namespace kc::report {
@@ -34,6 +35,7 @@ struct FormatContext {
   std::string toolVersion;  // kcontract's version (SARIF's tool.driver.version)
   std::string sandbox;      // the cell kernels ran in (sandbox::statusLine); "" when not known
   std::string dataFolder;   // the data folder the run used (stdlib/data_root.h); "" when not known
+  std::vector<Diagnosis> diagnoses;  // per job, the causes its failures support (checker/diagnose/)
 };
 
 struct ReportFormat {

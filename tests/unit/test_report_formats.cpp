@@ -72,8 +72,8 @@ TEST_CASE("report formats: the built-in ones, in formats.def's order", "[report]
   CHECK(all[3].name == "sarif");
   CHECK(defaultReportFormat().name == "text");
   // The usage error and the --help line of `kcontract check`, byte for byte.
-  CHECK(reportFormatList() == "text, jsonl, junit or sarif");
-  CHECK(reportFormatList(true) == "text (default), jsonl, junit or sarif");
+  CHECK(reportFormatList() == "text, jsonl, junit, sarif or html");
+  CHECK(reportFormatList(true) == "text (default), jsonl, junit, sarif or html");
   for (const auto& f : all) CHECK(!f.description.empty());
 
   const ReportFormat* text = findReportFormat("text");
@@ -87,7 +87,7 @@ TEST_CASE("report formats: the built-in ones, in formats.def's order", "[report]
   CHECK(jsonl->caseRecord);
   CHECK_FALSE(jsonl->document);
   CHECK(&resumeFormat() == jsonl);
-  for (const char* doc : {"junit", "sarif"}) {
+  for (const char* doc : {"junit", "sarif", "html"}) {
     const ReportFormat* f = findReportFormat(doc);
     REQUIRE(f);
     CHECK(f->machine);
@@ -114,8 +114,8 @@ TEST_CASE("report formats: a format registered in the test is found, listed and 
   const ReportFormat* f = findReportFormat("csv");
   REQUIRE(f);
   CHECK(f->machine);
-  CHECK(reportFormatList() == "text, jsonl, junit, sarif or csv");
-  CHECK(reportFormatList(true) == "text (default), jsonl, junit, sarif or csv");
+  CHECK(reportFormatList() == "text, jsonl, junit, sarif, html or csv");
+  CHECK(reportFormatList(true) == "text (default), jsonl, junit, sarif, html or csv");
   CHECK_THROWS_AS(registerReportFormat(csvFormat()), std::invalid_argument);  // the name is taken
   CHECK(&resumeFormat() == findReportFormat("jsonl"));  // csv cannot be read back
 
@@ -128,7 +128,7 @@ TEST_CASE("report formats: a format registered in the test is found, listed and 
     REQUIRE(w.open(error));
     CHECK_FALSE(w.wantsText());
     for (const auto& r : results) w.add(r);
-    REQUIRE(w.finish(results, {"0.1.0", "", ""}, error));
+    REQUIRE(w.finish(results, {"0.1.0", "", "", {}}, error));
     CHECK(console.str() == "acme.relu@1#0,PASS\nacme.relu@1#1,FAIL\n# 2 cases, kcontract 0.1.0\n");
   }
   SECTION("with --out and --resume: records are appended to the file, the document replaces it at the end") {
@@ -143,7 +143,7 @@ TEST_CASE("report formats: a format registered in the test is found, listed and 
       w.add(results[0]);
       w.add(results[1]);
       CHECK(slurp(out) == "earlier\nacme.relu@1#0,PASS\nacme.relu@1#1,FAIL\n");  // flushed per case
-      REQUIRE(w.finish(results, {"0.1.0", "", ""}, error));
+      REQUIRE(w.finish(results, {"0.1.0", "", "", {}}, error));
     }
     CHECK(slurp(out) == "# 2 cases, kcontract 0.1.0\n");
     CHECK_FALSE(fs::exists(out.string() + ".tmp"));
@@ -196,7 +196,7 @@ TEST_CASE("report formats: unregistering leaves the built-in ones", "[report][fo
   CHECK(findReportFormat("csv") == nullptr);
   CHECK_FALSE(unregisterReportFormat("jsonl"));
   CHECK(findReportFormat("jsonl"));
-  CHECK(reportFormatList() == "text, jsonl, junit or sarif");
+  CHECK(reportFormatList() == "text, jsonl, junit, sarif or html");
 }
 
 TEST_CASE("report formats: the text format writes nothing itself", "[report][format]") {
@@ -207,7 +207,7 @@ TEST_CASE("report formats: the text format writes nothing itself", "[report][for
   CHECK(w.wantsText());
   std::vector<CaseResult> results = {someCase("acme.relu@1#0", Verdict::Pass)};
   w.add(results[0]);
-  REQUIRE(w.finish(results, {"0.1.0", "", ""}, error));
+  REQUIRE(w.finish(results, {"0.1.0", "", "", {}}, error));
   CHECK(console.str().empty());
 }
 
@@ -222,7 +222,7 @@ TEST_CASE("report formats: the text format with --out sends the text report to t
     CHECK_FALSE(w.textToConsole());
     w.text() << "a case line\n";
     std::vector<CaseResult> results = {someCase("acme.relu@1#0", Verdict::Pass)};
-    REQUIRE(w.finish(results, {"0.1.0", "", ""}, error));
+    REQUIRE(w.finish(results, {"0.1.0", "", "", {}}, error));
   }
   CHECK(console.str().empty());
   CHECK(slurp(out) == "a case line\n");
