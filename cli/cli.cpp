@@ -49,6 +49,7 @@ int run(int argc, char** argv) {
   addMutateCommand(app, commands);
   addCatalogCommands(app, commands);
   addIncidentCommand(app, commands);
+  addLspCommand(app, commands);
 
   try {
     app.parse(argc, argv);

@@ -41,5 +41,6 @@ void addCalibrateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>
 void addMutateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addCatalogCommands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addIncidentCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addLspCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 
 }  // namespace kc::driver

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The include layers (docs: README "Layout"), bottom to top:
 
-    include  <-  {stdlib, sandbox}  <-  {contracts, backends}  <-  compiler  <-  {prover, checker}  <-  mutate  <-  {cli, bench}
+    include  <-  {stdlib, sandbox}  <-  {contracts, backends}  <-  compiler  <-  {prover, checker}  <-  {mutate, lsp}  <-  {cli, bench}
 
 A folder may include itself and anything lower; folders on one level do not include each
 other. Reads every `#include "..."` of the tree's C, C++ and CUDA files (not build folders,
@@ -13,7 +13,7 @@ import os
 import re
 import sys
 
-LAYERS = [["include"], ["stdlib", "sandbox"], ["contracts", "backends"], ["compiler"], ["prover", "checker"], ["mutate"], ["cli", "bench"]]
+LAYERS = [["include"], ["stdlib", "sandbox"], ["contracts", "backends"], ["compiler"], ["prover", "checker"], ["mutate", "lsp"], ["cli", "bench"]]
 RANK = {folder: rank for rank, level in enumerate(LAYERS) for folder in level}
 SOURCE = (".h", ".hpp", ".c", ".cc", ".cpp", ".cu", ".cuh")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
