@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "checker/oracle/evaluator.h"
+#include "checker/report/chain.h"
 #include "checker/report/jsonl.h"
 #include "checker/repro.h"
 #include "checker/run/big_case.h"
@@ -513,6 +514,7 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
   stats.planned = plan.cases.size();
   std::vector<const plan::Case*> cases = selectCases(plan, job.supports, opts);
   stats.selected = cases.size();
+  const std::string planId = report::sha256Hex(plan::planJson(plan).dump()).substr(0, 16);
 
   std::unique_ptr<backend::Backend> be = backend::makeBackend(job.backend);
   backend::Availability avail = be->probe();
@@ -559,6 +561,7 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
     }
     if (r.verdict != Verdict::Pass && r.repro.empty())
       r.repro = formatRepro(reproFor(job, r, "-", opts));  // inputs not generated: nothing to compare
+    r.plan = planId;
     ++done;
     sink(r);
     bool stop = opts.stopAfter && opts.stopAfter(r);

@@ -48,6 +48,7 @@ int run(int argc, char** argv) {
   addCalibrateCommand(app, commands);
   addMutateCommand(app, commands);
   addCatalogCommands(app, commands);
+  addMergeCommand(app, commands);
   addIncidentCommand(app, commands);
   addLspCommand(app, commands);
 

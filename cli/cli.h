@@ -42,5 +42,6 @@ void addMutateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& 
 void addCatalogCommands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addIncidentCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addLspCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addMergeCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 
 }  // namespace kc::driver

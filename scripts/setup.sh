@@ -27,7 +27,7 @@ PACKAGES=(
   python3-pytest
   # the worker cell (docs/security.md): seccomp filters; SHA-256 of cached kernels (libcrypto)
   libseccomp-dev libssl-dev
-  # the HTML report's test renders the page in headless Chromium (tests/e2e/html_report.sh)
+  # the HTML report's test renders the page in headless Chromium (tests/e2e/html/check_page.sh)
   chromium
 )
 

@@ -134,6 +134,7 @@ CaseResult readCase(const Json& j) {
   r.values = entries<std::string>(get("values"), "values", asString);
   r.layouts = entries<std::string>(get("layouts"), "layouts", asString);
   r.baseSeed = asInt<uint64_t>(get("base_seed"), "base_seed");
+  if (j.contains("plan")) r.plan = str("plan");
   r.seed = asInt<uint64_t>(get("seed"), "seed");
   r.seedIndex = asInt<size_t>(get("seed_index"), "seed_index");
   r.repeats = asInt<int>(get("repeats"), "repeats");
@@ -185,6 +186,7 @@ std::string caseJson(const CaseResult& r) {
   j["values"] = object(r.values);
   j["layouts"] = object(r.layouts);
   j["base_seed"] = r.baseSeed;
+  if (!r.plan.empty()) j["plan"] = r.plan;
   j["seed"] = r.seed;
   j["seed_index"] = r.seedIndex;
   j["repeats"] = r.repeats;

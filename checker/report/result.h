@@ -59,6 +59,10 @@ struct CaseResult {
   std::vector<std::pair<std::string, std::string>> values;   // input -> distribution
   std::vector<std::pair<std::string, std::string>> layouts;  // tensor -> layout
   uint64_t baseSeed = 0;     // --seed
+  // The job's plan, as 16 hex digits of the SHA-256 of its JSON (`kcontract plan --format
+  // json`): shards of one run share it, and `kcontract merge` refuses results whose plans
+  // differ (another contract text, --seed or --problem-shape). "" in files older than it.
+  std::string plan;
   uint64_t seed = 0;         // the case seed the verdict comes from (the first failing one)
   size_t seedIndex = 0;      // its position in the case's seed list
   int repeats = 1;
