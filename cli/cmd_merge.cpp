@@ -1,6 +1,7 @@
 // kcontract merge FILE.jsonl... [--format F] [--out FILE] [--replace]: the results of shards
 // or resumed runs, verified, deduplicated and written as one report (docs/scale.md).
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -42,6 +43,10 @@ int runMerge(const MergeOptions& o, const GlobalOptions& opts) {
   check::Merged m = check::mergeResults(files);
   if (!m.error.empty()) return fail(m.error);
   for (const std::string& note : m.notes) std::cerr << "kcontract merge: " << note << "\n";
+  if (m.results.empty()) return fail("no results in " + std::string(files.size() == 1 ? "the file" : "any of the files") + ": nothing to merge");
+  // Merge has no --resume: the one choice for a file that exists is to write it afresh.
+  if (!o.out.empty() && !o.replace && std::filesystem::exists(o.out))
+    return fail("'" + o.out + "' exists already; add --replace to overwrite it");
 
   report::ReportWriter writer(*format, o.out, o.replace ? report::OutMode::Replace : report::OutMode::Create);
   std::string error;

@@ -48,6 +48,10 @@ sed 's/acme.softmax.rows@1/acme.softmax.rows@2/' softmax.kcontract > softmax2.kc
 sed 's/contract: softmax.kcontract/contract: softmax2.kcontract/' suite.yaml > suite2.yaml
 "$KC" check suite2.yaml --shard 1/3 --format jsonl --out v2.jsonl > /dev/null
 kc merge s0.jsonl v2.jsonl s2.jsonl
+echo "== an output that exists, and nothing to merge"
+kc merge s0.jsonl --out merged.jsonl
+: > empty.jsonl
+kc merge empty.jsonl
 echo "== the merge as HTML and JUnit"
 kc merge s0.jsonl s1.jsonl s2.jsonl --format html --out merged.html > /dev/null
 echo "html: $(grep -c '<tr data-verdict' merged.html) case rows"
