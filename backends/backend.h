@@ -42,6 +42,7 @@ struct Availability {
   bool available = false;
   std::string reason;   // why not (no GPU, no OpenCL platform, not built in)
   std::string device;   // what runs the kernels, for reports: "host (x86_64, 2 threads)"
+  int devices = 0;      // the GPUs it sees (check --devices); 0 on backends without any
 };
 
 // Contiguous elements whose value is a pure function of (key, flat index): element i of the

@@ -20,6 +20,7 @@
 #include "checker/run/case_setup.h"
 #include "checker/run/control.h"
 #include "checker/run/judge.h"
+#include "checker/run/lanes.h"
 #include "checker/run/worker.h"
 #include "checker/sanitize.h"
 #include "compiler/plan/batch.h"
@@ -199,6 +200,7 @@ std::optional<CaseResult> CaseRun::streamedObstacle() {
   big.backend = &be;
   big.prepared = prepared;
   big.entry = job.kernel.entry;
+  big.device = worker.device();
   big.repeats = r.repeats;
   // --timeout is for the kernel; generating, copying and checking tens of GiB on the
   // device takes its own time: 2 s per GiB of the case's tensors.
@@ -252,6 +254,7 @@ bool CaseRun::runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uin
   const bool subBatch = c.perturb == backend::perturb::kSubBatch;
   wr.perturb = opts.allclose || subBatch ? backend::perturb::kNone : c.perturb;
   wr.worker = &worker;
+  wr.device = worker.device();  // runs of this case in fresh workers (control runs, sub-batches) see the same GPU
   run::LaunchRecord rec;
   run::PhaseTimer workerTimer(ph ? &ph->worker : nullptr);
   try {
@@ -531,43 +534,57 @@ JobStats runJob(const Job& job, const RunOptions& opts, const Sink& sink, const 
   }
   // Made after prepare() and preparePerturbation(): the worker process forks with their results.
   bool reuse = opts.workers == run::WorkerPolicy::Reuse || (opts.workers == run::WorkerPolicy::Auto && be->reusesWorker());
-  run::Worker worker(reuse);
-  if (avail.available && buildError.empty()) worker.keepCellFor(*be, prepared, job.kernel.entry);
-  size_t done = 0;
+  std::vector<std::unique_ptr<run::Worker>> workers;  // one per lane (--devices)
+  for (const std::string& device : opts.devices.empty() ? std::vector<std::string>{""} : opts.devices) {
+    workers.push_back(std::make_unique<run::Worker>(reuse, true, device));
+    if (avail.available && buildError.empty()) workers.back()->keepCellFor(*be, prepared, job.kernel.entry);
+  }
+  run::Worker& worker = *workers.front();
+  // The cases to run: those not reported already (--resume).
+  std::vector<const plan::Case*> todo;
+  for (const plan::Case* c : cases)
+    if (opts.finished.count(report::resumeKey(describe(job, plan, *c, opts)))) ++stats.resumed;
+    else todo.push_back(c);
+  if (avail.available && !buildError.empty() && !todo.empty())
+    stats.kernelError = "the kernel could not be built: " + buildError;  // case-independent: said once, no case runs
+  struct Outcome {
+    CaseResult result;
+    std::string loadError;
+  };
+  std::vector<Outcome> outcomes(stats.kernelError.empty() ? todo.size() : 0);
   std::vector<CaseResult> ran;  // for the diagnosis
-  for (const plan::Case* c : cases) {
-    CaseResult skeleton = describe(job, plan, *c, opts);
-    if (opts.finished.count(report::resumeKey(skeleton))) {
-      ++stats.resumed;
-      ++done;
-      continue;
-    }
-    if (progress) progress(done, cases.size(), c->id);
-    CaseResult r;
+  auto work = [&](size_t i, size_t lane) {
+    const plan::Case& c = *todo[i];
+    Outcome& o = outcomes[i];
     if (!avail.available) {
-      r = skeleton;
-      r.verdict = Verdict::Skipped;
-      r.reason = avail.reason;
-    } else if (!buildError.empty()) {
-      stats.kernelError = "the kernel could not be built: " + buildError;
-      break;  // a case-independent error: said once, no case runs (docs/checking.md)
+      o.result = describe(job, plan, c, opts);
+      o.result.verdict = Verdict::Skipped;
+      o.result.reason = avail.reason;
     } else {
-      std::string loadError;
-      r = runCase(job, plan, *c, *be, prepared, worker, opts, loadError);
-      if (!loadError.empty()) {
-        stats.kernelError = "the kernel could not be loaded: " + loadError;
-        break;
-      }
+      o.result = runCase(job, plan, c, *be, prepared, *workers[lane], opts, o.loadError);
     }
+  };
+  auto emit = [&](size_t i) {
+    Outcome& o = outcomes[i];
+    if (!o.loadError.empty()) {
+      stats.kernelError = "the kernel could not be loaded: " + o.loadError;
+      return false;
+    }
+    CaseResult& r = o.result;
     if (r.verdict != Verdict::Pass && r.repro.empty())
       r.repro = formatRepro(reproFor(job, r, "-", opts));  // inputs not generated: nothing to compare
     r.plan = planId;
-    ++done;
     sink(r);
     bool stop = opts.stopAfter && opts.stopAfter(r);
     ran.push_back(std::move(r));
-    if (stop) break;
-  }
+    return !stop;
+  };
+  auto before = [&](size_t i) {
+    if (progress) progress(stats.resumed + i, cases.size(), todo[i]->id);
+  };
+  // A job that stops after a result (mutate/) runs one case at a time.
+  size_t lanes = opts.stopAfter ? 1 : workers.size();
+  run::runInLanes(outcomes.size(), lanes, work, emit, before);
   if (opts.diagnose && !opts.allclose && avail.available && buildError.empty() && stats.kernelError.empty()) {
     diagnose::ProbeContext probes;
     probes.contract = job.contract;

@@ -62,6 +62,11 @@ struct RunOptions {
   // --workers: one worker process per run (fresh), one per job while runs end cleanly
   // (reuse), or as the backend prefers (auto: reuse on CUDA, for its context).
   run::WorkerPolicy workers = run::WorkerPolicy::Auto;
+  // --devices: one lane of workers per GPU, each the CUDA_VISIBLE_DEVICES its cells see;
+  // case i of a job runs on lane i % lanes (run/lanes.h) and results are reported in plan
+  // order. Empty: one lane, as the checker's environment has it. A job's diagnosis re-runs
+  // on the first lane.
+  std::vector<std::string> devices;
   std::set<std::string> finished;      // resume keys (report::resumeKey) of cases already reported
   std::vector<std::string> includeDirs;
   size_t onlyCase = 0;                 // replay: just this case number

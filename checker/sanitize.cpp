@@ -1,4 +1,5 @@
 #include "checker/sanitize.h"
+#include "checker/self_path.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -112,15 +113,6 @@ std::string readAll(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-std::string selfPath() {
-  // The bundle's wrapper (scripts/bundle.sh) runs kcontract through the dynamic loader, so
-  // /proc/self/exe would be the loader: it names itself in KC_SELF.
-  if (const char* s = std::getenv("KC_SELF"); s && *s) return s;
-  std::error_code ec;
-  fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? "kcontract" : p.string();
 }
 
 // The re-run's own verdict line ("CRASH    acme#3 ..."), without its timing.

@@ -29,6 +29,7 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", std::string(kToolVersion), "Print the version and the data folder in use, and exit");
   app.require_subcommand(1);
   GlobalOptions opts;
+  opts.args.assign(argv + (argc > 0 ? 1 : 0), argv + argc);
   app.add_option("--color", opts.color, "Colour in diagnostics: auto (on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("--warnings-as-errors", opts.warningsAsErrors, "Treat every warning as an error");

@@ -21,6 +21,7 @@ enum ExitCode { kExitOk = 0, kExitFailed = 1, kExitInput = 2, kExitInternal = 3 
 struct GlobalOptions {
   std::string color = "auto";  // auto | always | never
   bool warningsAsErrors = false;
+  std::vector<std::string> args;  // the command line after the program's name, as given (check --slurm)
 };
 
 int run(int argc, char** argv);

@@ -1,6 +1,6 @@
 // kcontract check FILE|ID|SUITE.yaml [--impl PATH[:ENTRY]] [--backend B] [--dtype T] [--seed N]
 //                 [--format text|jsonl|junit|sarif] [--out FILE] [--resume FILE] [--shard I/N]
-//                 [--sanitize TOOL [--sanitize-case N]... [--sanitize-all]]
+//                 [--sanitize TOOL [--sanitize-case N]... [--sanitize-all]] [--devices 0,1|all]
 // Runs kernels against their contracts (checker/check.h) and reports a verdict per case.
 #include <unistd.h>
 
@@ -17,7 +17,11 @@
 #include <set>
 #include <sstream>
 
+#include "backends/backend.h"
 #include "checker/check.h"
+#include "checker/devices.h"
+#include "checker/self_path.h"
+#include "checker/slurm.h"
 #include "checker/problem_shape.h"
 #include "checker/sanitize.h"
 #include "checker/report/chain.h"
@@ -53,6 +57,12 @@ struct CheckCliOptions {
   bool expect = false;
   std::string sanitize;                 // --sanitize TOOL
   std::string workers = "auto";         // --workers
+  std::string devices;                  // --devices 0,1|all
+  bool slurm = false;                   // --slurm: submit as a Slurm job array (checker/slurm.h)
+  size_t slurmTasks = 4;                // --slurm-tasks
+  std::string slurmDir = "kcontract-slurm";
+  std::string slurmName = "kcontract";
+  std::vector<std::string> slurmOptions, slurmArrayOptions;
   std::vector<size_t> sanitizeCases;    // --sanitize-case N: also these (passing) cases
   bool sanitizeAll = false;             // --sanitize-all: every case
   check::RunOptions run;
@@ -159,6 +169,52 @@ int addProblemShape(CheckCliOptions& o, const std::vector<check::Job>& jobs) {
   return kExitOk;
 }
 
+// --devices: the lanes, from the GPUs the CUDA backend sees; an input error when the
+// devices named are not there. A suite with no job on a GPU backend needs none (a note).
+int resolveDeviceLanes(CheckCliOptions& o, const std::vector<check::Job>& jobs) {
+  bool any = std::any_of(jobs.begin(), jobs.end(), [](const check::Job& j) { return check::spreadsOverDevices(j.backend); });
+  if (!any) {
+    // Said wrong is an error whether or not a job needs a GPU.
+    std::string malformed = check::resolveDevices(o.devices, check::kAnyDeviceCount, "", nullptr).error;
+    if (!malformed.empty()) return usage(malformed);
+    std::cerr << "note: --devices spreads jobs on the cuda and exec backends; these run on one worker each\n";
+    return kExitOk;
+  }
+  backend::Availability cuda = backend::makeBackend(backend::kCudaBackend)->probe();
+  check::DeviceLanes lanes = check::resolveDevices(o.devices, cuda.available ? cuda.devices : 0, cuda.reason,
+                                                   std::getenv("CUDA_VISIBLE_DEVICES"));
+  if (!lanes.error.empty()) return usage(lanes.error);
+  o.run.devices = lanes.visible;
+  return kExitOk;
+}
+
+// --slurm: the scripts written into --slurm-dir and submitted; nothing runs here.
+int submitToSlurm(const CheckCliOptions& o, const GlobalOptions& opts) {
+  namespace fs = std::filesystem;
+  check::SlurmRequest r;
+  r.kcontract = check::selfPath();
+  r.checkArgs = check::slurmCheckArgs(opts.args);
+  std::error_code ec;
+  r.workdir = fs::current_path(ec).string();
+  r.folder = fs::absolute(o.slurmDir, ec).lexically_normal().string();
+  if (!r.folder.empty() && r.folder.back() == '/') r.folder.pop_back();
+  r.tasks = o.slurmTasks;
+  r.name = o.slurmName;
+  r.options = o.slurmOptions;
+  r.arrayOptions = o.slurmArrayOptions;
+  if (!o.out.empty()) {
+    r.reportFormat = o.format;
+    r.reportOut = fs::absolute(o.out, ec).lexically_normal().string();
+  }
+  if (std::string why = check::writeSlurmScripts(r); !why.empty()) return usage(why);
+  std::cout << "wrote " << r.folder << "/array.sbatch (" << r.tasks << " tasks), merge.sbatch and submit.sh\n";
+  std::string output;
+  std::string why = check::submitSlurm(r, output);
+  std::cout << output << std::flush;
+  if (!why.empty()) return usage(why + "; the scripts stay in " + r.folder + " (run submit.sh there once sbatch works)");
+  return kExitOk;
+}
+
 // A case-independent error, once: where it was asked for (the suite entry, or the --impl
 // path), the first line, then the compiler's or loader's output from its first line on.
 void printKernelError(const check::Job& job, const std::string& error, const GlobalOptions& opts) {
@@ -186,6 +242,17 @@ void printKernelError(const check::Job& job, const std::string& error, const Glo
 int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   const report::ReportFormat* format = report::findReportFormat(o.format);
   if (!format) return usage("--format is " + report::reportFormatList() + "; not '" + o.format + "'");
+  if (o.slurm && (!o.shard.empty() || !o.resume.empty()))
+    return usage(std::string("--slurm gives each array task its shard and results file; give no ") +
+                 (o.shard.empty() ? "--resume (run submit.sh in the --slurm-dir again to resume)" : "--shard"));
+  if (o.slurm && o.slurmTasks > kMaxShards) return usage("--slurm-tasks is at most " + std::to_string(kMaxShards));
+  // Inside a Slurm array task, without --shard: the task's shard (a hand-written sbatch script).
+  if (o.shard.empty() && !o.slurm)
+    if (std::optional<check::ArrayTask> task = check::arrayTaskFromEnvironment()) {
+      if (!task->error.empty()) return usage(task->error);
+      o.shard = std::to_string(task->index) + "/" + std::to_string(task->count);
+      std::cerr << "note: a Slurm array task: --shard " << o.shard << " (from SLURM_ARRAY_TASK_ID; --shard says otherwise)\n";
+    }
   if (!o.shard.empty() && !parseShard(o.shard, o.run.shardIndex, o.run.shardCount))
     return usage("--shard is I/N with 0 <= I < N; not '" + o.shard + "'");
   if (!o.maxMemory.empty() && !parseBytes(o.maxMemory, o.run.maxCaseBytes))
@@ -267,6 +334,11 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   }
   rc = refuseEmptySelections(o, jobs);
   if (rc != kExitOk) return rc;
+  if (o.slurm) return submitToSlurm(o, opts);  // the tasks resolve --devices on their nodes
+  if (!o.devices.empty()) {
+    rc = resolveDeviceLanes(o, jobs);
+    if (rc != kExitOk) return rc;
+  }
   o.run.includeDirs = o.jobs.includeDirs;
 
   // Where each format goes. Machine formats with --out leave stdout to the text lines.
@@ -285,6 +357,11 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   if (wantsText) text << "data folder: " << data.path << " (" << stdlib::originText(data.origin) << ")\n";
   // A layer of the cell missing here, or the cell off: said before any case (docs/security.md).
   if (wantsText && sandbox::degraded()) text << "note: " << sandbox::statusLine() << "\n";
+  if (wantsText && !o.run.devices.empty()) {
+    text << "devices: " << o.run.devices.size() << " lanes, CUDA_VISIBLE_DEVICES";
+    for (size_t i = 0; i < o.run.devices.size(); ++i) text << (i == 0 ? " " : ", ") << o.run.devices[i];
+    text << " (case i of a job runs on lane i % " << o.run.devices.size() << ")\n";
+  }
   // Per job: did it get what the suite expects? (FAIL, CRASH, TIMEOUT or ERROR count as fail.)
   report::ExpectationTally expectations;
   std::vector<report::Diagnosis> diagnoses;  // per job: the causes its failures support
@@ -314,7 +391,9 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
       if (wantsText) text << report::caseLine(r, color) << "\n" << std::flush;
       results.push_back(r);
     };
-    check::JobStats st = check::runJob(job, o.run, sink, progress);
+    check::RunOptions jobRun = o.run;
+    if (!check::spreadsOverDevices(job.backend)) jobRun.devices.clear();  // not a GPU job: one lane
+    check::JobStats st = check::runJob(job, jobRun, sink, progress);
     if (bar) bar->clear();
     if (st.selected < st.planned && wantsText)
       text << "note: " << job.label << ": " << st.selected << " of " << st.planned
@@ -388,6 +467,30 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   sub->add_option("--workers", o->workers,
                   "auto (default), fresh or reuse: a fresh worker process for every run of a case, or one per kernel "
                   "while runs end cleanly (auto: reuse on CUDA, where a context costs about a second, and exec protocol v2)");
+  sub->add_option("--devices", o->devices,
+                  "Spread the cases of jobs on the cuda and exec backends over these GPUs of this host: all, or "
+                  "numbers as CUDA counts them (0,1); one worker per GPU, case i of a job on the i % N-th, results in "
+                  "plan order (docs/scale.md)");
+  CLI::Option* slurm = sub->add_flag("--slurm", o->slurm,
+                "Submit the check to Slurm as a job array, one shard per task, and a job that merges the shards "
+                "(--format and --out: the report it writes); the scripts go to --slurm-dir (docs/scale.md)");
+  sub->add_option("--slurm-tasks", o->slurmTasks, "With --slurm: the array's tasks, one shard each (default 4)")
+      ->check(integerValue(1, kMaxShards))
+      ->needs(slurm);
+  sub->add_option("--slurm-dir", o->slurmDir,
+                  "With --slurm: the shared folder for the scripts, each task's JSON Lines, merged.jsonl and the logs "
+                  "(default kcontract-slurm)")
+      ->needs(slurm);
+  sub->add_option("--slurm-name", o->slurmName, "With --slurm: the jobs' name (default kcontract; the merge's: NAME-merge)")
+      ->needs(slurm);
+  sub->add_option("--slurm-option", o->slurmOptions,
+                  "With --slurm: an sbatch option for both jobs, e.g. --slurm-option=--partition=gpu; repeatable")
+      ->allow_extra_args(false)
+      ->needs(slurm);
+  sub->add_option("--slurm-array-option", o->slurmArrayOptions,
+                  "With --slurm: an sbatch option for the array's tasks alone, e.g. --slurm-array-option=--gres=gpu:1; repeatable")
+      ->allow_extra_args(false)
+      ->needs(slurm);
   sub->add_flag("--expect", o->expect,
                 "Exit 0 when every suite kernel gets the verdict its `expect` names (a calibration run), 1 otherwise");
   sub->add_option("--sanitize", o->sanitize,

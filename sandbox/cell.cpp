@@ -251,6 +251,7 @@ void forkGuarded(const Parent& parent) {
   setenv("POCL_CACHE_DIR", (jit + "/pocl").c_str(), 1);
   setenv("CUDA_CACHE_PATH", (jit + "/cuda").c_str(), 1);
   setenv("TORCHINDUCTOR_CACHE_DIR", (jit + "/inductor").c_str(), 1);
+  if (!spec.cudaDevices.empty()) setenv("CUDA_VISIBLE_DEVICES", spec.cudaDevices.c_str(), 1);
 
   if (init && held.pidNs) (*init)(held);  // pid 1 runs the caller's loop (sandbox/cell_host.h)
   held.seccomp = lockDown(spec.limits, checker, held.pidNs);

@@ -37,6 +37,9 @@ struct CellSpec {
   std::string jitCache;
   Limits limits;
   std::string title;                  // the cell's process name (PR_SET_NAME); "" keeps it
+  // The GPUs the cell's CUDA sees (CUDA_VISIBLE_DEVICES, as `check --devices` spreads runs
+  // over a host's GPUs); "" leaves the variable as the checker has it.
+  std::string cudaDevices;
 };
 
 // One started cell. Its scratch folder (TMPDIR inside) is removed when the Cell goes; the

@@ -29,6 +29,8 @@ PACKAGES=(
   libseccomp-dev libssl-dev
   # the HTML report's test renders the page in headless Chromium (tests/e2e/html/check_page.sh)
   chromium
+  # check --slurm's test: a one-node Slurm cluster (tests/e2e/slurm/cluster.sh)
+  slurmctld slurmd slurm-client munge
 )
 
 missing=()

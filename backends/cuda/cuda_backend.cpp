@@ -119,6 +119,7 @@ struct DeviceInfo {
   std::string arch;    // "sm_90"
   uint64_t freeMemory = 0;   // bytes, at the probe (0: unknown)
   uint64_t totalMemory = 0;
+  int count = 0;             // devices CUDA sees
 };
 
 DeviceInfo interpret(const ProbeWire& w) {
@@ -137,6 +138,7 @@ DeviceInfo interpret(const ProbeWire& w) {
     d.reason = "no CUDA device (cudaGetDeviceCount found none)";
   } else {
     d.available = true;
+    d.count = w.count;
     d.arch = "sm_" + std::to_string(w.major) + std::to_string(w.minor);
     d.freeMemory = w.freeMemory;
     d.totalMemory = w.totalMemory;
@@ -211,6 +213,7 @@ Availability CudaBackend::probe() {
   a.available = d.available;
   a.reason = d.reason;
   a.device = d.device;
+  a.devices = d.count;
   return a;
 }
 

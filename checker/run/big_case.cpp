@@ -376,7 +376,7 @@ void BigRun::launchInWorker() {
   auto start = std::chrono::steady_clock::now();
   sandbox::OutputCapture output;
   int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  sandbox::CellSpec spec = workerCell(*r.backend, lay.total, r.prepared.artefact);
+  sandbox::CellSpec spec = workerCell(*r.backend, lay.total, r.prepared.artefact, r.device);
   spec.fds = {{null, 0}, {output.writeEnd(), 1}, {output.writeEnd(), 2}};
   std::unique_ptr<sandbox::Cell> cell;
   pid_t pid = -1;

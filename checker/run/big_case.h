@@ -33,6 +33,7 @@ struct BigCaseRequest {
   backend::Backend* backend = nullptr;
   backend::Prepared prepared;
   std::string entry;
+  std::string device;  // the GPU its worker's cell sees (CUDA_VISIBLE_DEVICES; "" as the checker has it)
   uint64_t seed = 0;
   int repeats = 1;
   double timeoutSeconds = 10;

@@ -127,8 +127,10 @@ Worker::~Worker() {
   host_.reset();
 }
 
-sandbox::CellSpec workerCell(const backend::Backend& backend, size_t runBytes, const std::string& artefact) {
+sandbox::CellSpec workerCell(const backend::Backend& backend, size_t runBytes, const std::string& artefact,
+                             const std::string& device) {
   sandbox::CellSpec spec;
+  spec.cudaDevices = device;
   // Run-time compiler caches: one folder per kernel, so that what one kernel writes there
   // never reaches another's cells.
   // FNV-1a of the backend and the artefact: the same folder for the same kernel across builds
@@ -158,7 +160,7 @@ void Worker::start(const WorkerRequest& r, size_t runBytes) {
     throw backend::BackendError(std::string("cannot capture the kernel's output: ") + e.what());
   }
   int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  sandbox::CellSpec spec = workerCell(*r.backend, runBytes, r.prepared.artefact);
+  sandbox::CellSpec spec = workerCell(*r.backend, runBytes, r.prepared.artefact, device_);
   spec.fds = {{null, 0}, {output_->writeEnd(), 1}, {output_->writeEnd(), 2}, {pair[1], kSocketFd}};
   try {
     if (!reuse_ && keepCell_ && sandbox::CellHost::usable()) startHosted(r, spec);
@@ -195,7 +197,7 @@ void Worker::keepCellFor(backend::Backend& be, const backend::Prepared& prepared
   backend::Backend* backend = &be;
   try {
     if (!output_) output_ = std::make_unique<sandbox::OutputCapture>();
-    sandbox::CellSpec spec = workerCell(be, 0, prepared.artefact);
+    sandbox::CellSpec spec = workerCell(be, 0, prepared.artefact, device_);
     spec.fds = {{null, 0}, {output_->writeEnd(), 1}, {output_->writeEnd(), 2}};
     host_ = sandbox::CellHost::start(spec, [backend, prepared, entry](uint64_t marks) {
       disguiseProcess(marks);
@@ -361,7 +363,7 @@ LaunchRecord Worker::run(const WorkerRequest& r) {
 
 LaunchRecord runInWorker(const WorkerRequest& r) {
   if (r.worker) return r.worker->run(r);
-  Worker fresh(false, false);  // one run: a cell of its own costs less than a kept one
+  Worker fresh(false, false, r.device);  // one run: a cell of its own costs less than a kept one
   return fresh.run(r);
 }
 

@@ -62,6 +62,9 @@ struct WorkerRequest {
   bool deviceSync = false;  // wait for the whole device after each launch (the allclose harness)
   std::string perturb = backend::perturb::kNone;  // the case's perturbation (Backend::setPerturbation)
   Worker* worker = nullptr;      // the process to run in; none: a fresh one for this run alone
+  // Without a worker: the GPU the run's cell sees (CUDA_VISIBLE_DEVICES; "" as the checker
+  // has it). A worker's own device (Worker::device) wins.
+  std::string device;
 };
 
 // How a job's runs are spread over worker processes (check --workers).
@@ -76,7 +79,9 @@ class Worker {
  public:
   // reuse: one process while runs end cleanly. keepCell: a fresh process per run is forked
   // from a cell kept for the kernel (sandbox/cell_host.h) where the machine allows it.
-  explicit Worker(bool reuse, bool keepCell = true) : reuse_(reuse), keepCell_(keepCell) {}
+  // device: the GPU its cells see (CUDA_VISIBLE_DEVICES, check --devices); "" as the checker has it.
+  explicit Worker(bool reuse, bool keepCell = true, std::string device = "")
+      : reuse_(reuse), keepCell_(keepCell), device_(std::move(device)) {}
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -90,6 +95,7 @@ class Worker {
   LaunchRecord run(const WorkerRequest& request);
   // Processes started so far (a reused worker: 1 while every run ends cleanly).
   int started() const { return started_; }
+  const std::string& device() const { return device_; }
 
  private:
   void start(const WorkerRequest& request, size_t runBytes);
@@ -102,6 +108,7 @@ class Worker {
 
   bool reuse_;
   bool keepCell_;
+  std::string device_;
   pid_t pid_ = -1;  // the worker's cell of its own (-1: none)
   bool hosted_ = false;  // the worker was forked in host_ (pidfd_ is its handle)
   int socket_ = -1;
@@ -124,7 +131,9 @@ bool canariesIntact(const std::vector<uint8_t>& image, uint64_t marks);
 // The cell a backend's worker runs in: device nodes for the backends that may drive a GPU,
 // an address-space limit for the host backend (`runBytes`: the run's shared mapping), and
 // the kernel's own writable folder for run-time compiler caches (by `artefact`).
-sandbox::CellSpec workerCell(const backend::Backend& backend, size_t runBytes, const std::string& artefact);
+// `device`: the GPU it sees (CUDA_VISIBLE_DEVICES; "" as the checker has it).
+sandbox::CellSpec workerCell(const backend::Backend& backend, size_t runBytes, const std::string& artefact,
+                             const std::string& device);
 
 // request.worker->run(request), or a run in a fresh worker of its own.
 LaunchRecord runInWorker(const WorkerRequest& request);
