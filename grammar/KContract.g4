@@ -291,7 +291,9 @@ setTerm     : LBRACE (setExpr (COMMA setExpr)*)? RBRACE           # setLiteral
             | ident LPAREN (setArg (COMMA setArg)*)? RPAREN       # setCall
             | setAtom                                             # setAtomTerm
             ;
-setArg      : (ident COLON)? setExpr ;
+// An argument is an arithmetic expression (`0`, `C - 1`, `floor(C / 2)`) or, where no
+// expression reads it whole, a set (`1%`, `{1, 2}`): the expression is tried first.
+setArg      : (ident COLON)? (expr | setExpr) ;
 setAtom     : MINUS? number PERCENT?                              # setNumber
             | INT CARET INT                                       # setPower
             | ident                                               # setName

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <thread>
 
@@ -19,19 +20,66 @@ namespace {
 using numerics::DType;
 using VK = sema::ProtocolValue::Kind;
 
-double number(const sema::ProtocolValue& v) {
+using Dims = std::map<std::string, int64_t>;
+
+std::string dimsText(const Dims& dims) {
+  std::string t;
+  for (const auto& [name, v] : dims) t += (t.empty() ? "" : ", ") + name + " = " + std::to_string(v);
+  return t;
+}
+
+// The expression with every dim replaced by the case's value, folded to a number.
+double evaluate(const sema::ProtocolValue& v, const Dims& dims) {
+  ir::NodePtr n = v.expr->clone();
+  std::function<void(ir::Node&)> bind = [&](ir::Node& x) {
+    if (x.op == ir::Op::Dim) {
+      auto it = dims.find(x.name);
+      if (it == dims.end()) throw std::runtime_error("'" + v.str() + "': the case has no dim '" + x.name + "'");
+      ir::Node value(ir::Op::ConstInt, ir::Type::Int, x.range);
+      value.i = it->second;
+      x = std::move(value);
+      return;
+    }
+    for (auto& k : x.kids) bind(*k);
+  };
+  bind(*n);
+  n = ir::fold(std::move(n));
+  if (n->op == ir::Op::ConstInt) return static_cast<double>(n->i);
+  if (n->op == ir::Op::ConstReal && std::isfinite(n->d)) return n->d;
+  throw std::runtime_error("'" + v.str() + "' is not a finite number at " + dimsText(dims));
+}
+
+double number(const sema::ProtocolValue& v, const Dims& dims) {
+  if (v.kind == VK::Expr) return evaluate(v, dims);
   double x = v.kind == VK::Int ? static_cast<double>(v.i) : v.d;
   return v.percent ? x / 100.0 : x;
 }
 
 // Positional argument k of a call, or `fallback`.
-double arg(const sema::ProtocolValue& v, size_t k, double fallback) {
+double arg(const sema::ProtocolValue& v, size_t k, double fallback, const Dims& dims) {
   size_t pos = 0;
   for (const auto& [name, values] : v.args) {
     if (!name.empty() || values.empty()) continue;
-    if (pos++ == k) return number(values[0]);
+    if (pos++ == k) return number(values[0], dims);
   }
   return fallback;
+}
+
+// integers(LO, HI) as the generator draws it: bounds computed from dims must be whole numbers
+// (C / 3 is not: floor(C / 3) is), and they can cross.
+values::IntUniform intRange(const sema::ProtocolValue& v, int64_t lo, int64_t hi, const Dims& dims) {
+  auto bound = [&](size_t k, int64_t fallback) {
+    double x = arg(v, k, static_cast<double>(fallback), dims);
+    if (x != std::floor(x) || std::fabs(x) > 0x1p62)
+      throw std::runtime_error(v.str() + " at " + dimsText(dims) + ": bound " + std::to_string(k + 1) + " is " +
+                               sema::shortestReal(x) + ", not an integer (floor(...) or ceil(...) makes one)");
+    return static_cast<int64_t>(x);
+  };
+  values::IntUniform u{bound(0, lo), bound(1, hi)};
+  if (u.lo > u.hi)
+    throw std::runtime_error(v.str() + " is empty at " + dimsText(dims) + ": " + std::to_string(u.lo) + " > " +
+                             std::to_string(u.hi));
+  return u;
 }
 
 // The longest dim of the case: the reduction length an exact fill must stay exact over.
@@ -44,11 +92,12 @@ uint64_t longestDim(const CaseSetup& s) {
 values::FillSpec fillSpec(const sema::ProtocolValue& v, const ArgSpec& a, const CaseSetup& s) {
   uint64_t cols = a.shape.empty() ? 1 : static_cast<uint64_t>(a.shape.back());
   const std::string& n = v.name;
-  if (v.kind == VK::Int || v.kind == VK::Real) return {values::Normal{number(v), 0.0}, 0.0};  // exactly the constant
-  if (n == "normal") return {values::Normal{arg(v, 0, 0.0), arg(v, 1, 1.0)}, 0.0};
-  if (n == "uniform") return {values::Uniform{arg(v, 0, 0.0), arg(v, 1, 1.0)}, 0.0};
-  if (n == "integers") return {values::IntUniform{static_cast<int64_t>(arg(v, 0, 0)), static_cast<int64_t>(arg(v, 1, 1))}, 0.0};
-  if (n == "small_ints") return {values::IntUniform{static_cast<int64_t>(arg(v, 0, -8)), static_cast<int64_t>(arg(v, 1, 8))}, 0.0};
+  const Dims& d = s.dims;
+  if (v.kind == VK::Int || v.kind == VK::Real) return {values::Normal{number(v, d), 0.0}, 0.0};  // exactly the constant
+  if (n == "normal") return {values::Normal{arg(v, 0, 0.0, d), arg(v, 1, 1.0, d)}, 0.0};
+  if (n == "uniform") return {values::Uniform{arg(v, 0, 0.0, d), arg(v, 1, 1.0, d)}, 0.0};
+  if (n == "integers") return {intRange(v, 0, 1, d), 0.0};
+  if (n == "small_ints") return {intRange(v, -8, 8, d), 0.0};
   if (n == "index_mod") return {values::IndexMod{values::indexPrime(a.dtype), 0.0}, 0.0};
   if (n == "exact") {
     DType acc = numerics::isFloat(a.dtype) ? DType::F32 : DType::I32;
@@ -67,17 +116,17 @@ values::FillSpec fillSpec(const sema::ProtocolValue& v, const ArgSpec& a, const 
   if (n == "const_rows") return {values::ConstantRows{cols, 0.0, 1.0}, 0.0};
   if (n == "large_mean_rows") return {values::largeMeanRows(cols), 0.0};
   if (n == "cancel_rows")
-    return {values::CancelRows{cols, static_cast<int64_t>(arg(v, 0, 1)), static_cast<int64_t>(arg(v, 1, 100))}, 0.0};
+    return {values::CancelRows{cols, static_cast<int64_t>(arg(v, 0, 1, d)), static_cast<int64_t>(arg(v, 1, 100, d))}, 0.0};
   if (n == "small_variance_rows") return {values::smallVarianceRows(cols), 0.0};
   throw std::runtime_error("no generator for the distribution '" + v.str() + "'");
 }
 
 // special(nan: 1%, inf: 0.5%): per kind, the value and its rate.
-std::vector<std::pair<double, double>> specialRates(const sema::ProtocolValue& v, DType t) {
+std::vector<std::pair<double, double>> specialRates(const sema::ProtocolValue& v, DType t, const Dims& dims) {
   std::vector<std::pair<double, double>> out;
   for (const auto& [kind, values] : v.args) {
     if (values.empty()) continue;
-    double rate = number(values[0]);
+    double rate = number(values[0], dims);
     // neg_nan: a quiet NaN with its sign bit set; a kernel that tests the sign bit
     // (signbit(x) ? 0 : x) keeps a positive NaN but turns this one into 0.
     double value = kind == "nan"        ? std::numeric_limits<double>::quiet_NaN()
@@ -269,7 +318,7 @@ std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, con
     // (tensor id offset by 2^32, so it is unrelated to the values).
     std::vector<double> u(static_cast<size_t>(n));
     values::fill({values::Uniform{0.0, 1.0}, 0.0}, DType::F64, seed, index + (1ull << 32), u, threads);
-    auto rates = specialRates(dist->value, a.dtype);
+    auto rates = specialRates(dist->value, a.dtype, s.dims);
     std::vector<bool> taken(static_cast<size_t>(n), false);
     for (int64_t i = 0; i < n; ++i) {
       double acc = 0;

@@ -76,6 +76,20 @@ std::string printExpr(const ast::Expr& e) {
   return "";
 }
 
+namespace {
+
+std::string printSetArgument(const ast::SetExpr& s) {
+  if (s.kind == ast::SetKind::Arith) return printExpr(*s.arith);  // an argument reads an expression first
+  if (s.kind == ast::SetKind::Literal && s.bare) {
+    std::string out;
+    for (size_t i = 0; i < s.items.size(); ++i) out += (i ? ", " : "") + printSetArgument(*s.items[i]);
+    return out;
+  }
+  return printSet(s);
+}
+
+}  // namespace
+
 std::string printSet(const ast::SetExpr& s) {
   using ast::SetKind;
   auto items = [&](size_t from) {
@@ -89,7 +103,7 @@ std::string printSet(const ast::SetExpr& s) {
     case SetKind::Call: {
       std::string out = s.text + "(";
       for (size_t i = 0; i < s.items.size(); ++i)
-        out += (i ? ", " : "") + (s.argNames[i].empty() ? "" : s.argNames[i] + ": ") + printSet(*s.items[i]);
+        out += (i ? ", " : "") + (s.argNames[i].empty() ? "" : s.argNames[i] + ": ") + printSetArgument(*s.items[i]);
       return out + ")";
     }
     case SetKind::Number: return (s.negative ? "-" : "") + s.text + (s.percent ? "%" : "");

@@ -128,6 +128,8 @@ NodePtr fold(NodePtr n) {
   }
   if (n->op == Op::Call && n->name == "sqrt" && isConstNumber(*kids[0]) && asReal(*kids[0]) >= 0)
     return makeReal(std::sqrt(asReal(*kids[0])), r);  // correctly rounded everywhere
+  if (n->op == Op::Call && (n->name == "floor" || n->name == "ceil") && isConstNumber(*kids[0]))
+    return makeReal(n->name == "floor" ? std::floor(asReal(*kids[0])) : std::ceil(asReal(*kids[0])), r);  // exact
   return n;
 }
 

@@ -334,9 +334,9 @@ ast::SetExprPtr Transformer::setTerm(P::SetTermContext* ctx) {
     s->kind = ast::SetKind::Call;
     s->text = static_cast<antlr4::ParserRuleContext*>(kids[0])->getStart()->getText();  // ident
     // Positional values after a named argument extend its list: boundary(tiles: 32, 64).
-    for (auto* arg : children::rules<P::SetArgContext>(ctx, P::RuleSetArg)) {  // (ident ':')? setExpr
+    for (auto* arg : children::rules<P::SetArgContext>(ctx, P::RuleSetArg)) {  // (ident ':')? (expr | setExpr)
       bool named = arg->children.size() == 3;
-      ast::SetExprPtr value = setExpr(static_cast<P::SetExprContext*>(arg->children.back()));
+      ast::SetExprPtr value = setArgValue(arg->children.back());
       if (!named && !s->argNames.empty() && !s->argNames.back().empty()) {
         ast::SetExprPtr& last = s->items.back();
         if (!last->bare) {
@@ -354,6 +354,45 @@ ast::SetExprPtr Transformer::setTerm(P::SetTermContext* ctx) {
       s->argNames.push_back(named ? arg->getStart()->getText() : "");
       s->items.push_back(std::move(value));
     }
+  }
+  return s;
+}
+
+// The value of a setArg. An expression that is a set atom (a number, a negated number, a
+// name, a power of two integers) becomes that atom, as a set argument always read; any other
+// expression is kept as an Arith set.
+ast::SetExprPtr Transformer::setArgValue(antlr4::tree::ParseTree* value) {
+  if (auto* set = dynamic_cast<P::SetExprContext*>(value)) return setExpr(set);
+  auto* ctx = static_cast<P::ExprContext*>(value);
+  auto s = std::make_unique<ast::SetExpr>();
+  s->range = loc_.range(ctx);
+  ast::ExprPtr e = expr(ctx);
+  if (!e) return s;
+  const ast::Expr* number = e.get();
+  if (e->kind == ast::ExprKind::Unary && static_cast<const ast::UnaryExpr&>(*e).op == "-") {
+    number = static_cast<const ast::UnaryExpr&>(*e).operand.get();
+    s->negative = true;
+  }
+  auto intLiteral = [](const ast::Expr* x) {
+    return x->kind == ast::ExprKind::Number && static_cast<const ast::NumberExpr&>(*x).numberKind == ast::NumberKind::Int;
+  };
+  if (number->kind == ast::ExprKind::Number) {
+    s->kind = ast::SetKind::Number;
+    s->text = static_cast<const ast::NumberExpr&>(*number).text;
+  } else if (!s->negative && e->kind == ast::ExprKind::Name) {
+    s->kind = ast::SetKind::Name;
+    s->text = static_cast<const ast::NameExpr&>(*e).name;
+  } else if (!s->negative && e->kind == ast::ExprKind::Binary && static_cast<const ast::BinaryExpr&>(*e).op == "^" &&
+             intLiteral(static_cast<const ast::BinaryExpr&>(*e).lhs.get()) &&
+             intLiteral(static_cast<const ast::BinaryExpr&>(*e).rhs.get())) {
+    const auto& b = static_cast<const ast::BinaryExpr&>(*e);
+    s->kind = ast::SetKind::Power;
+    s->text = static_cast<const ast::NumberExpr&>(*b.lhs).text;
+    s->text2 = static_cast<const ast::NumberExpr&>(*b.rhs).text;
+  } else {
+    s->negative = false;
+    s->kind = ast::SetKind::Arith;
+    s->arith = std::move(e);
   }
   return s;
 }

@@ -26,7 +26,7 @@ J argsJson(const sema::ProtocolValue& v) {
 }
 
 // Numbers as numbers (a percentage as its fraction: 1% is 0.01), names and strings as
-// strings, ranges as {"lo", "hi"}, calls as {"name", "args"}.
+// strings, ranges as {"lo", "hi"}, calls as {"name", "args"}, expressions over dims as {"expr"}.
 J valueJson(const sema::ProtocolValue& v) {
   switch (v.kind) {
     case VK::Int: return v.percent ? J(static_cast<double>(v.i) / 100.0) : J(v.i);
@@ -35,6 +35,7 @@ J valueJson(const sema::ProtocolValue& v) {
     case VK::Name:
     case VK::String: return J(v.name);
     case VK::Call: return J{{"name", v.name}, {"args", argsJson(v)}};
+    case VK::Expr: return J{{"expr", v.str()}};
   }
   return J();
 }

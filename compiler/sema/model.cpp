@@ -29,6 +29,7 @@ std::string ProtocolValue::str() const {
     case ProtocolValue::Kind::Range: return std::to_string(v.i) + ".." + std::to_string(v.hi);
     case ProtocolValue::Kind::Name: return v.name;
     case ProtocolValue::Kind::String: return "\"" + v.name + "\"";
+    case ProtocolValue::Kind::Expr: return ir::print(*v.expr);
     case ProtocolValue::Kind::Call: {
       std::string s = v.name + "(";
       for (size_t a = 0; a < v.args.size(); ++a) {

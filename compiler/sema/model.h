@@ -97,12 +97,15 @@ struct SignatureInfo {
 
 // One alternative of a protocol choice, with names already checked.
 struct ProtocolValue {
-  enum class Kind { Int, Real, Range, Name, Call, String } kind = Kind::Int;
+  // Expr: an argument of a value generator that uses dims (`integers(0, C - 1)`); the planner
+  // keeps it, each case evaluates it with its dims (checker/run/case_setup.cpp).
+  enum class Kind { Int, Real, Range, Name, Call, String, Expr } kind = Kind::Int;
   int64_t i = 0, hi = 0;       // Int; Range is [i, hi]
   double d = 0;                // Real
   bool percent = false;        // Real or Int written with '%': d (or i) percent
   std::string name;            // Name, Call, String
   std::vector<std::pair<std::string, std::vector<ProtocolValue>>> args;  // Call: name ("" positional) -> values
+  std::shared_ptr<const ir::Node> expr;  // Expr: an Int or Real expression over the kernel's dims
   SourceRange range;
 
   std::string str() const;  // as a user writes it: normal(0, 1), special(nan: 1%), 1..8

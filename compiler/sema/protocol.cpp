@@ -66,11 +66,15 @@ class ProtocolLowering {
         v.kind = V::Kind::Call;
         v.name = s.text;
         v.range = s.range;
+        // The arguments of a value generator may use dims: integers(0, C - 1).
+        bool outer = inGeneratorArgs_;
+        inGeneratorArgs_ = inValues_;
         for (size_t k = 0; k < s.items.size(); ++k) {
           std::vector<V> values;
           flatten(*s.items[k], values);
           v.args.emplace_back(s.argNames[k], std::move(values));
         }
+        inGeneratorArgs_ = outer;
         out.push_back(std::move(v));
         return;
       }
@@ -108,6 +112,11 @@ class ProtocolLowering {
         return;
       }
       case ast::SetKind::Name:
+        if (inGeneratorArgs_) {  // a bound: a dim, as the expression `C`
+          generatorBoundName(s, out);
+          return;
+        }
+        [[fallthrough]];
       case ast::SetKind::String: {
         V v;
         v.kind = s.kind == ast::SetKind::Name ? V::Kind::Name : V::Kind::String;
@@ -131,12 +140,69 @@ class ProtocolLowering {
           v.kind = V::Kind::Real;
           v.d = n->d;
           if (std::fabs(n->d) < 9.0e18 && n->d == std::floor(n->d)) v.kind = V::Kind::Int, v.i = static_cast<int64_t>(n->d);
+        } else if (inGeneratorArgs_ && overDimsOnly(*n)) {
+          v.kind = V::Kind::Expr;
+          v.expr = std::shared_ptr<const ir::Node>(std::move(n));
         } else {
-          diags_.report(DiagCode::BadProtocolValue, s.range, "a protocol value must be a constant");
+          diags_.report(DiagCode::BadProtocolValue, s.range,
+                        inGeneratorArgs_ ? "a bound of a value generator must be a number or an expression over dims"
+                                         : "a protocol value must be a constant; dims may appear only in the bounds of a "
+                                           "value generator, as in integers(0, C - 1)");
           return;
         }
         out.push_back(v);
         return;
+      }
+    }
+  }
+
+  // A name as a generator's bound: one of the kernel's dims, kept as an expression.
+  void generatorBoundName(const ast::SetExpr& s, std::vector<V>& out) {
+    const DimInfo* dim = kernel_.dim(s.text);
+    if (!dim) {
+      diags_.report(DiagCode::BadProtocolValue, s.range,
+                    "'" + s.text + "' is not a dimension of kernel '" + kernel_.name +
+                        "'; a bound of a value generator is a number or an expression over dims");
+      return;
+    }
+    V v;
+    v.kind = V::Kind::Expr;
+    v.range = s.range;
+    v.expr = std::shared_ptr<const ir::Node>(ir::makeLeaf(ir::Op::Dim, ir::Type::Int, dim->name, s.range));
+    out.push_back(std::move(v));
+  }
+
+  // A number-valued expression whose only leaves are constants and the kernel's dims.
+  static bool overDimsOnly(const ir::Node& n) {
+    if (n.type != ir::Type::Int && n.type != ir::Type::Real) return false;
+    bool ok = true;
+    ir::walk(n, [&](const ir::Node& x) {
+      if (x.op == ir::Op::IndexVar || x.op == ir::Op::TensorRead || x.op == ir::Op::TensorWhole ||
+          x.op == ir::Op::TensorStat || x.op == ir::Op::Reduce || x.op == ir::Op::Quantifier)
+        ok = false;
+    });
+    return ok;
+  }
+
+  // Every argument of a value generator is one number: not a set (`{1, 2}`, `1..8`), not a
+  // generator (a call that no expression reads: `normal(0, 1)` as an argument).
+  void checkGeneratorArguments(const std::vector<V>& values) {
+    for (const auto& v : values) {
+      if (v.kind != V::Kind::Call) continue;
+      for (const auto& [name, args] : v.args) {
+        if (args.size() > 1) {
+          diags_.report(DiagCode::BadProtocolValue, args[1].range,
+                        "an argument of " + v.name + "() takes one value, not a set of them");
+          continue;
+        }
+        for (const auto& a : args) {
+          if (a.kind == V::Kind::Int || a.kind == V::Kind::Real || a.kind == V::Kind::Expr) continue;
+          diags_.report(DiagCode::BadProtocolValue, a.range,
+                        a.kind == V::Kind::Call
+                            ? "'" + a.str() + "' is a generator, not a number: an argument of " + v.name +
+                                  "() is a number or an expression over dims"
+                            : "an argument of " + v.name + "() is a number or an expression over dims");
+        }
       }
     }
   }
@@ -210,8 +276,11 @@ class ProtocolLowering {
   void values(const ast::ProtocolBinding& b, const Origin& origin, ProtocolInfo& out) {
     if (!tensorTarget(b.target, true)) return;
     std::vector<V> values;
+    inValues_ = true;
     flatten(*b.set, values);
+    inValues_ = false;
     if (!checkNames(values, kDistributions, "distribution", true)) return;
+    checkGeneratorArguments(values);
     for (const auto& v : values) {
       if (v.kind != V::Kind::Call || v.name != "special") continue;
       for (const auto& [name, args] : v.args)
@@ -250,6 +319,8 @@ class ProtocolLowering {
 
   const KernelInfo& kernel_;
   DiagnosticEngine& diags_;
+  bool inValues_ = false;         // flattening a `values` binding
+  bool inGeneratorArgs_ = false;  // ... and inside a generator's arguments
 };
 
 }  // namespace
