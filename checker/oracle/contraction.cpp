@@ -38,6 +38,7 @@ std::optional<int64_t> constantInt(const PNode& n) {
     switch (p.op) {
       case Op::ConstInt: case Op::Dim: break;
       case Op::Neg: case Op::Add: case Op::Sub: case Op::Mul: case Op::Mod: case Op::Pow: case Op::Abs:
+      case Op::Div:  // in an Int subtree: floor division
         for (const auto& k : p.kids) self(self, k);
         break;
       default: constant = false;

@@ -34,6 +34,12 @@ int64_t evalInt(const PNode& n, int64_t* env) {
       if (a == INT64_MIN) overflow();
       return a < 0 ? -a : a;
     }
+    case Op::Div: {  // typed Int: floor division
+      if (n.type != ir::Type::Int) throw EvalError("a real quotient evaluated as an integer");
+      auto q = ir::floorDiv(evalInt(n.kids[0], env), evalInt(n.kids[1], env));
+      if (!q) throw EvalError("integer division by zero");
+      return *q;
+    }
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Mod: case Op::Pow: {
       int64_t a = evalInt(n.kids[0], env), b = evalInt(n.kids[1], env), r = 0;
       switch (n.op) {

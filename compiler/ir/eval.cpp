@@ -21,6 +21,13 @@ std::optional<int64_t> evalInt(const Node& n, const IntEnv& env) {
       if (!a || *a == INT64_MIN) return std::nullopt;
       return *a < 0 ? -*a : *a;
     }
+    case Op::Div: {  // typed Int: floor division (floor(a / b) of integers)
+      if (n.type != Type::Int) return std::nullopt;
+      auto a = evalInt(*n.kids[0], env);
+      auto b = evalInt(*n.kids[1], env);
+      if (!a || !b) return std::nullopt;
+      return floorDiv(*a, *b);
+    }
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Mod: case Op::Pow: {
       auto a = evalInt(*n.kids[0], env);
       auto b = evalInt(*n.kids[1], env);

@@ -25,6 +25,12 @@ NodePtr foldInts(Op op, int64_t a, int64_t b, SourceRange r) {
       if (b == 0) return nullptr;
       out = a % b;
       break;
+    case Op::Div: {  // reached only for a Div typed Int: floor division
+      auto q = floorDiv(a, b);
+      if (!q) return nullptr;
+      out = *q;
+      break;
+    }
     case Op::Pow: {
       auto v = intPow(a, b);
       if (!v) return nullptr;

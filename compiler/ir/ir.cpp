@@ -107,6 +107,13 @@ NodePtr makeNode(Op op, Type t, SourceRange r, std::vector<NodePtr> kids) {
   return n;
 }
 
+std::optional<int64_t> floorDiv(int64_t a, int64_t b) {
+  if (b == 0 || (a == INT64_MIN && b == -1)) return std::nullopt;
+  int64_t q = a / b;
+  if (a % b != 0 && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
 std::optional<int64_t> intPow(int64_t base, int64_t exponent) {
   if (exponent < 0) return std::nullopt;
   if (base == 0 || base == 1) return exponent == 0 ? 1 : base;

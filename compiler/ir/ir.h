@@ -88,6 +88,8 @@ NodePtr makeNode(Op op, Type t, SourceRange r, std::vector<NodePtr> kids);
 bool isArithmetic(Op op);
 // base^exponent for exponent >= 0, by squaring; nullopt on int64 overflow.
 std::optional<int64_t> intPow(int64_t base, int64_t exponent);
+// floor(a / b) for integers (Op::Div typed Int); nullopt for b == 0 and INT64_MIN / -1.
+std::optional<int64_t> floorDiv(int64_t a, int64_t b);
 bool isComparison(Op op);
 bool isLogic(Op op);
 

@@ -65,11 +65,20 @@ std::string print(const Node& n) {
       if (n.op == Op::TensorRead && !n.kids.empty()) s += "[" + joinKids(n, 0, n.kids.size(), print) + "]";
       return s;
     }
-    case Op::Neg: return "-" + operand(n, *n.kids[0], true);
+    case Op::Neg: {
+      const Node& k = *n.kids[0];  // ceil(a / b) of integers is kept as -floor(-a / b)
+      if (k.op == Op::Div && k.type == Type::Int && k.kids[0]->op == Op::Neg)
+        return "ceil(" + operand(k, *k.kids[0]->kids[0], false) + " / " + operand(k, *k.kids[1], true) + ")";
+      return "-" + operand(n, k, true);
+    }
     case Op::Not: return "!" + operand(n, *n.kids[0], true);
     case Op::Abs: return "|" + print(*n.kids[0]) + "|";
     case Op::Pow: return operand(n, *n.kids[0], false) + "^" + operand(n, *n.kids[1], true);
-    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Mod:
+    case Op::Div:
+      if (n.type == Type::Int)  // floor division reads back as written
+        return "floor(" + operand(n, *n.kids[0], false) + " / " + operand(n, *n.kids[1], true) + ")";
+      [[fallthrough]];
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mod:
     case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq: case Op::Ne:
     case Op::And: case Op::Or: case Op::Implies:
       return operand(n, *n.kids[0], false) + " " + opName(n.op) + " " + operand(n, *n.kids[1], true);

@@ -440,7 +440,8 @@ CorrectModel correctModel(const sema::ContractInfo& c, const ReducedShape& shape
     }
     Chain deepest;
     for (const auto& k : n.kids) deepest = std::max(deepest, count(*k));
-    bool arith = n.op == ir::Op::Add || n.op == ir::Op::Sub || n.op == ir::Op::Mul || n.op == ir::Op::Div ||
+    bool arith = n.op == ir::Op::Add || n.op == ir::Op::Sub || n.op == ir::Op::Mul ||
+                 (n.op == ir::Op::Div && n.type == ir::Type::Real) ||
                  n.op == ir::Op::Pow || n.op == ir::Op::TensorStat;
     if ((n.op == ir::Op::Mul || n.op == ir::Op::Div) && n.kids.size() == 2 &&
         (powerOfTwo(*n.kids[1]) || (n.op == ir::Op::Mul && powerOfTwo(*n.kids[0]))))

@@ -513,8 +513,12 @@ TermPtr Unroller::intTerm(const ir::Node& n, const ir::IntEnv& env) {
     case ir::Op::Div:
     case ir::Op::Mod: {
       TermPtr a = intTerm(*n.kids[0], env), b = intTerm(*n.kids[1], env);
-      if (n.op == ir::Op::Div) site(n, smt::mkCmp("=", b, smt::intConst(0)));
-      return smt::app(n.op == ir::Op::Div ? "div" : "mod", Sort::Int, {a, b});
+      if (n.op == ir::Op::Mod) return smt::app("mod", Sort::Int, {a, b});
+      site(n, smt::mkCmp("=", b, smt::intConst(0)));
+      // floor(a / b): SMT-LIB's div is Euclidean, the floor for b > 0; for b < 0,
+      // floor(a / b) = floor(-a / -b).
+      return smt::mkIte(smt::mkCmp(">", b, smt::intConst(0)), smt::app("div", Sort::Int, {a, b}),
+                        smt::app("div", Sort::Int, {smt::mkNeg(a), smt::mkNeg(b)}));
     }
     case ir::Op::Pow: {
       int64_t e = evalIndex(*n.kids[1], env);

@@ -31,6 +31,25 @@ NodePtr ExprLowering::wholeTensor(const ast::Expr& e) {
   return n;
 }
 
+// floor(a / b) and ceil(a / b) of integers are integers (Op::Div typed Int is floor
+// division), so `q[r, floor(c / 2)]` indexes. `x` is the lowered argument: a real quotient
+// of two integers becomes the integer one; anything else is returned unchanged for the real
+// floor or ceil.
+NodePtr ExprLowering::integerQuotient(const std::string& f, NodePtr x, SourceRange range) {
+  if (!x || x->op != Op::Div || x->kids.size() != 2 || x->kids[0]->type != Type::Int || x->kids[1]->type != Type::Int)
+    return x;
+  auto neg = [&](NodePtr v) {
+    std::vector<NodePtr> k;
+    k.push_back(std::move(v));
+    return ir::makeNode(Op::Neg, Type::Int, range, std::move(k));
+  };
+  std::vector<NodePtr> kids;
+  kids.push_back(f == "floor" ? std::move(x->kids[0]) : neg(std::move(x->kids[0])));  // ceil(a / b) = -floor(-a / b)
+  kids.push_back(std::move(x->kids[1]));
+  NodePtr q = ir::makeNode(Op::Div, Type::Int, range, std::move(kids));
+  return f == "floor" ? std::move(q) : neg(std::move(q));
+}
+
 NodePtr ExprLowering::call(const ast::CallExpr& e) {
   const std::string& f = e.callee.name;
   if ((f == "max" || f == "min" || f == "sum") && e.args.size() == 1) {
@@ -55,6 +74,18 @@ NodePtr ExprLowering::call(const ast::CallExpr& e) {
                   "'" + f + "' takes a whole tensor, " + f + "(x), or an index and a body, " + f +
                       "(i, e)" + (f == "max" || f == "min" ? "; for the larger or smaller of two values write f" + f + "(a, b)" : ""));
     return nullptr;
+  }
+  if ((f == "floor" || f == "ceil") && e.args.size() == 1) {
+    NodePtr x = lower(*e.args[0]);
+    if (!x || !requireNumeric(*x, ("argument 1 of '" + f + "'").c_str())) return nullptr;
+    if (x->type == Type::Int) return x;  // already whole
+    x = integerQuotient(f, std::move(x), e.range);
+    if (x->type == Type::Int) return x;
+    std::vector<NodePtr> kids;
+    kids.push_back(std::move(x));
+    auto n = ir::makeNode(Op::Call, Type::Real, e.range, std::move(kids));
+    n->name = f;
+    return n;
   }
   const Builtin* b = findBuiltin(f);
   if (!b) {

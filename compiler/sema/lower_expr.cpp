@@ -74,6 +74,16 @@ const TensorInfo* ExprLowering::cellOutput(const std::string& n) const {
 }
 
 void ExprLowering::inferExtent(const ir::Node& index, const ir::Node& extent) {
+  // floor(c / k), k a positive constant or a dim: c reaches k * extent values.
+  if (index.op == Op::Div && index.type == Type::Int && index.kids[0]->op == Op::IndexVar &&
+      ((index.kids[1]->op == Op::ConstInt && index.kids[1]->i > 0) || index.kids[1]->op == Op::Dim)) {
+    std::vector<NodePtr> k;
+    k.push_back(index.kids[1]->clone());
+    k.push_back(extent.clone());
+    NodePtr scaled = ir::fold(ir::makeNode(Op::Mul, Type::Int, index.range, std::move(k)));
+    inferExtent(*index.kids[0], *scaled);
+    return;
+  }
   if (index.op != Op::IndexVar) return;
   for (auto it = bound_.rbegin(); it != bound_.rend(); ++it) {
     if (it->name != index.name) continue;
@@ -179,6 +189,12 @@ NodePtr ExprLowering::read(const std::string& tensor, ir::Role role, SourceRange
   for (size_t k = 0; k < given; ++k) {
     NodePtr idx = lower(*(*indices)[k]);
     if (!idx) return nullptr;
+    if (idx->type == Type::Real && idx->op == Op::Div) {
+      diags_.report(DiagCode::TypeMismatch, idx->range,
+                    "an index must be int, but '/' divides as reals: write floor(" + ir::print(*idx) +
+                        ") (or ceil(...)) for the integer quotient");
+      return nullptr;
+    }
     if (!requireType(*idx, Type::Int, "an index")) return nullptr;
     inferExtent(*idx, *(*shape)[k]);
     n->kids.push_back(std::move(idx));
@@ -373,7 +389,9 @@ NodePtr ExprLowering::binary(const ast::BinaryExpr& e) {
   else if (e.op == "%") {
     op = Op::Mod;
     if (t != Type::Int) {
-      diags_.report(DiagCode::TypeMismatch, e.range, "'%' takes integers: dimensions, indices or integer constants");
+      diags_.report(DiagCode::TypeMismatch, e.range,
+                    "'%' takes integers: dimensions, indices or integer constants; for a tensor's value write "
+                    "x - m * floor(x / m)");
       return nullptr;
     }
   }

@@ -76,6 +76,7 @@ class ExprLowering {
   ir::NodePtr read(const std::string& name, ir::Role role, SourceRange range, const std::vector<ast::ExprPtr>* indices,
                    const std::vector<ir::NodePtr>* shape);
   ir::NodePtr wholeTensor(const ast::Expr& e);
+  ir::NodePtr integerQuotient(const std::string& f, ir::NodePtr x, SourceRange range);
   ir::NodePtr lowerBinder(const ast::Binder& b, ir::NodePtr& lo, ir::NodePtr& hi);
   bool requireNumeric(const ir::Node& n, const char* what);
   bool requireType(const ir::Node& n, ir::Type t, const char* what);

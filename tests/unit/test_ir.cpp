@@ -547,3 +547,29 @@ TEST_CASE("evalInt gives nullopt for modulo by zero, negative powers and non-int
   CHECK_FALSE(evalInt(*bin(Op::Div, Type::Real, i64(4), i64(2)), env).has_value());
   CHECK_FALSE(evalInt(*boolean(true), env).has_value());
 }
+
+// --- floor division: Op::Div typed Int (floor(a / b) and ceil(a / b) of integers) ----------
+
+TEST_CASE("floorDiv rounds toward minus infinity and refuses what has no quotient", "[ir][div]") {
+  CHECK(kc::ir::floorDiv(7, 2) == 3);
+  CHECK(kc::ir::floorDiv(-7, 2) == -4);
+  CHECK(kc::ir::floorDiv(7, -2) == -4);
+  CHECK(kc::ir::floorDiv(-7, -2) == 3);
+  CHECK(kc::ir::floorDiv(-8, 2) == -4);
+  CHECK(kc::ir::floorDiv(0, 5) == 0);
+  CHECK_FALSE(kc::ir::floorDiv(1, 0).has_value());
+  CHECK_FALSE(kc::ir::floorDiv(INT64_MIN, -1).has_value());
+}
+
+TEST_CASE("an integer quotient folds, evaluates and prints as floor", "[ir][div]") {
+  auto n = fold(bin(Op::Div, Type::Int, i64(-7), i64(2)));
+  REQUIRE(n->op == Op::ConstInt);
+  CHECK(n->i == -4);
+  CHECK(fold(bin(Op::Div, Type::Int, i64(7), i64(0)))->op == Op::Div);  // left for the evaluator to refuse
+  IntEnv env{{"N", 9}, {"Z", 0}};
+  CHECK(evalInt(*bin(Op::Div, Type::Int, dim("N"), i64(4)), env) == 2);
+  CHECK_FALSE(evalInt(*bin(Op::Div, Type::Int, dim("N"), dim("Z")), env).has_value());
+  CHECK(print(*bin(Op::Div, Type::Int, dim("N"), i64(4))) == "floor(N / 4)");
+  CHECK(print(*bin(Op::Div, Type::Real, dim("N"), i64(4))) == "N / 4");
+  CHECK(print(*un(Op::Neg, Type::Int, bin(Op::Div, Type::Int, un(Op::Neg, Type::Int, dim("N")), i64(4)))) == "ceil(N / 4)");
+}
