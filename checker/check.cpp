@@ -240,6 +240,17 @@ bool CaseRun::runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uin
     return false;
   }
   inputsTimer.stop();
+  // Inputs that break the precondition say nothing about the kernel: it is not run on them
+  // (unless the contract asks for such inputs on purpose: std.iface.precondition-report@1).
+  if (!opts.allclose && !run::reportsPrecondition(*job.contract)) {
+    std::string broken = run::brokenPrecondition(*job.contract, setup, storage, opts.threads);
+    if (!broken.empty()) {
+      attempt.verdict = Verdict::Mistrusted;
+      attempt.reason = "the generated inputs break the precondition '" + broken +
+                       "', so the case says nothing about the kernel; it was not run";
+      return true;
+    }
+  }
   run::WorkerRequest wr;
   wr.backend = &be;
   wr.prepared = prepared;

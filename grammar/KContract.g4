@@ -167,6 +167,11 @@ options { contextSuperClass = KContractContext; }
           antlr4::Token::DEFAULT_CHANNEL, token->getStartIndex(), token->getStopIndex() + 1, token->getLine(),
           token->getCharPositionInLine());
     }
+    // `where(` is the function where(c, a, b), a name: the keyword `where` of kernels and
+    // scopes is never followed by '(' (where N in 1..8).
+    if (token->getType() == KW_WHERE && _input->LA(1) == '(')
+      token = _factory->create({this, _input}, NAME, token->getText(), antlr4::Token::DEFAULT_CHANNEL,
+          token->getStartIndex(), token->getStopIndex(), token->getLine(), token->getCharPositionInLine());
     if (insideParens() && startsStatementOnly(token->getType())) {
       while (insideParens()) open.pop_back();
       size_t at = token->getStartIndex();
@@ -244,7 +249,7 @@ section     : KW_SCOPE LBRACE (NL | SEMI)* (scopeItem stmtEnd)* RBRACE          
             | KW_PRE exprBlock                                                         # preSection
             | KW_POST exprBlock                                                        # postSection
             | KW_ORACLE precision? NL? defBlock                                        # oracleSection
-            | KW_TOLERANCE defBlock                                                    # toleranceSection
+            | KW_TOLERANCE (defBlock | ident)                                          # toleranceSection
             | KW_PROTOCOL LBRACE (NL | SEMI)* (protocolItem stmtEnd)* RBRACE                    # protocolSection
             | KW_SIGNATURE qualifiedName NL? LBRACE (NL | SEMI)* (signatureClause stmtEnd)* RBRACE # signatureSection
             | ident anyBlock { sawUnknownItem = true; }                                # unknownSection
@@ -303,7 +308,7 @@ setAtom     : MINUS? number PERCENT?                              # setNumber
 
 // --- signatures ---------------------------------------------------------------------------
 signatureClause : KW_FAILS KW_ONLY? KW_WHEN expr                  # sigFailsWhen
-                | KW_WRONG KW_CELLS COLON expr                    # sigWrongCells
+                | KW_WRONG KW_CELLS (LBRACK ident (COMMA ident)* RBRACK)? COLON expr  # sigWrongCells
                 | KW_ERROR KW_GROWS KW_WITH ident                 # sigErrorGrows
                 | KW_DIFFERS KW_RUN KW_TO KW_RUN                  # sigDiffersRunToRun
                 | KW_ERROR compareOp expr                         # sigErrorBound

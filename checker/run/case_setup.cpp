@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "checker/run/structured_inputs.h"
 #include "compiler/ir/eval.h"
 #include "stdlib/numerics/float_bits.h"
 #include "stdlib/values/exact_inputs.h"
@@ -67,15 +68,16 @@ double arg(const sema::ProtocolValue& v, size_t k, double fallback, const Dims& 
 
 // integers(LO, HI) as the generator draws it: bounds computed from dims must be whole numbers
 // (C / 3 is not: floor(C / 3) is), and they can cross.
+int64_t wholeBound(const sema::ProtocolValue& v, size_t k, int64_t fallback, const Dims& dims) {
+  double x = arg(v, k, static_cast<double>(fallback), dims);
+  if (x != std::floor(x) || std::fabs(x) > 0x1p62)
+    throw std::runtime_error(v.str() + " at " + dimsText(dims) + ": bound " + std::to_string(k + 1) + " is " +
+                             sema::shortestReal(x) + ", not an integer (floor(...) or ceil(...) makes one)");
+  return static_cast<int64_t>(x);
+}
+
 values::IntUniform intRange(const sema::ProtocolValue& v, int64_t lo, int64_t hi, const Dims& dims) {
-  auto bound = [&](size_t k, int64_t fallback) {
-    double x = arg(v, k, static_cast<double>(fallback), dims);
-    if (x != std::floor(x) || std::fabs(x) > 0x1p62)
-      throw std::runtime_error(v.str() + " at " + dimsText(dims) + ": bound " + std::to_string(k + 1) + " is " +
-                               sema::shortestReal(x) + ", not an integer (floor(...) or ceil(...) makes one)");
-    return static_cast<int64_t>(x);
-  };
-  values::IntUniform u{bound(0, lo), bound(1, hi)};
+  values::IntUniform u{wholeBound(v, 0, lo, dims), wholeBound(v, 1, hi, dims)};
   if (u.lo > u.hi)
     throw std::runtime_error(v.str() + " is empty at " + dimsText(dims) + ": " + std::to_string(u.lo) + " > " +
                              std::to_string(u.hi));
@@ -98,6 +100,15 @@ values::FillSpec fillSpec(const sema::ProtocolValue& v, const ArgSpec& a, const 
   if (n == "uniform") return {values::Uniform{arg(v, 0, 0.0, d), arg(v, 1, 1.0, d)}, 0.0};
   if (n == "integers") return {intRange(v, 0, 1, d), 0.0};
   if (n == "small_ints") return {intRange(v, -8, 8, d), 0.0};
+  // Structured inputs draw normal(0, 1) cells, then rearrange them (structured_inputs.h).
+  if (n == "triangular" || n == "sorted" || n == "positive_definite") return {values::Normal{0.0, 1.0}, 0.0};
+  if (n == "one_hot") return {values::Normal{0.0, 0.0}, 0.0};
+  if (n == "valid_indices") {
+    int64_t rows = wholeBound(v, 0, 1, d);  // valid_indices(V): 0..V - 1
+    if (rows < 1)
+      throw std::runtime_error(v.str() + " at " + dimsText(d) + ": no index is valid in a table of " + std::to_string(rows) + " rows");
+    return {values::IntUniform{0, rows - 1}, 0.0};
+  }
   if (n == "index_mod") return {values::IndexMod{values::indexPrime(a.dtype), 0.0}, 0.0};
   if (n == "exact") {
     DType acc = numerics::isFloat(a.dtype) ? DType::F32 : DType::I32;
@@ -289,6 +300,11 @@ bool hasSpecialValues(const plan::Plan& plan, const plan::Case& c, const std::st
   return distributionOf(plan, c, input)->special;
 }
 
+bool hasStructuredValues(const plan::Plan& plan, const plan::Case& c, const std::string& input) {
+  const plan::Distribution* d = distributionOf(plan, c, input);
+  return isStructured(d->special && d->base ? *d->base : d->value);
+}
+
 std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, const plan::Case& c, size_t index,
                                  uint64_t seed, unsigned threadsAsked) {
   const ArgSpec& a = s.args.at(index);
@@ -313,6 +329,8 @@ std::vector<uint8_t> makeStorage(const CaseSetup& s, const plan::Plan& plan, con
     for (double& v : cells)
       if (std::isinf(v)) v = std::copysign(top, v);  // fill rounds to T: an overflowed draw
   }
+  const sema::ProtocolValue& base = dist->special && dist->base ? *dist->base : dist->value;
+  applyStructure(base, a.shape, a.dtype, seed, index, threads, cells);
   if (dist->special) {
     // Which cells turn special: a uniform draw per cell from the tensor's own stream
     // (tensor id offset by 2^32, so it is unrelated to the values).

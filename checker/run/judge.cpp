@@ -50,22 +50,8 @@ const oracle::Tensor* toleranceFor(const oracle::OracleResult& r, const oracle::
 // A contract that applies std.iface.precondition-report@1 demands that a kernel report
 // inputs that break its precondition with a nonzero return (docs/catalog.md).
 constexpr const char* kPreconditionReport = "std.iface.precondition-report@1";
-bool reportsPrecondition(const sema::ContractInfo& ct) {
-  return std::find(ct.applies.begin(), ct.applies.end(), kPreconditionReport) != ct.applies.end();
-}
-
-// The first precondition the case's pristine inputs break ("" when none, or when it cannot be
-// evaluated).
 std::string brokenPrecondition(const JudgeInput& in) {
-  const sema::ContractInfo& ct = *in.contract;
-  oracle::Bindings b = inputBindings(*in.setup, *in.storage, in.threads);
-  try {
-    oracle::OracleResult r = oracle::evalOracle(ct, b, {in.threads});
-    for (const auto& pre : ct.pre)
-      if (!oracle::evalCondition(*pre.expr, ct, b, r)) return ir::print(*pre.expr);
-  } catch (const std::exception&) {
-  }
-  return "";
+  return brokenPrecondition(*in.contract, *in.setup, *in.storage, in.threads);
 }
 
 std::string launchLabel(int k) { return "launch " + std::to_string(k + 1); }
@@ -577,6 +563,25 @@ void Judging::mistrustOrPass() {
 }
 
 }  // namespace
+
+bool reportsPrecondition(const sema::ContractInfo& ct) {
+  return std::find(ct.applies.begin(), ct.applies.end(), kPreconditionReport) != ct.applies.end();
+}
+
+// A precondition reads inputs and dims only: no oracle value is needed to evaluate it.
+std::string brokenPrecondition(const sema::ContractInfo& ct, const CaseSetup& s,
+                               const std::vector<std::vector<uint8_t>>& storage, unsigned threads) {
+  if (ct.pre.empty()) return "";
+  try {
+    oracle::Bindings b = inputBindings(s, storage, threads);
+    oracle::OracleResult none;  // no oracle value: only the dims
+    none.dims = oracle::resolveDims(ct, b);
+    for (const auto& pre : ct.pre)
+      if (!oracle::evalCondition(*pre.expr, ct, b, none, nullptr, 0, threads)) return ir::print(*pre.expr);
+  } catch (const std::exception&) {
+  }
+  return "";
+}
 
 void judge(const JudgeInput& in, report::CaseResult& out) {
   out.kernelOutput = in.launch->output;

@@ -56,4 +56,13 @@ struct JudgeInput {
 // maxUlps and kernelOutput of `out`.
 void judge(const JudgeInput& in, report::CaseResult& out);
 
+// The first precondition that generated inputs break, printed ("" when they break none, or
+// when it cannot be evaluated: the judge then decides after the launch). Reads only the
+// inputs' storage (outputs may be poison).
+std::string brokenPrecondition(const sema::ContractInfo& ct, const CaseSetup& s,
+                               const std::vector<std::vector<uint8_t>>& storage, unsigned threads);
+// The contract applies std.iface.precondition-report@1: its cases break the precondition on
+// purpose, and the kernel must run on them.
+bool reportsPrecondition(const sema::ContractInfo& ct);
+
 }  // namespace kc::run

@@ -16,8 +16,11 @@ bool wrongCellsHold(const sema::SignatureClause& cl, const sema::ContractInfo& c
     if (name == cl.dim) cells = &list;
   if (!cells || cells->empty()) return false;
   size_t rank = cells->front().size();
-  std::vector<std::string> vars;
-  for (size_t k = 0; k < rank; ++k) vars.push_back("cell_" + std::to_string(k));
+  std::vector<std::string> vars = cl.cellVars;
+  if (vars.size() != rank) {
+    vars.clear();
+    for (size_t k = 0; k < rank; ++k) vars.push_back("cell_" + std::to_string(k));
+  }
   oracle::detail::PrepareContext ctx;
   ctx.ct = &ct;
   ctx.dims = &r.dims;

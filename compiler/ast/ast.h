@@ -276,6 +276,8 @@ struct DefSection : Section {
   explicit DefSection(SectionKind k) : Section(k) {}
   std::optional<Precision> precision;  // oracle only
   std::vector<Definition> defs;
+  // tolerance exact: one word for `tolerance { tol = 0 }` (defs holds that definition).
+  bool exact = false;
 };
 
 enum class ProtocolItemKind { Seeds, Repeats, Dims, Values, Layouts, Cells, Perturb };
@@ -306,6 +308,7 @@ struct SignatureClause {
   SignatureClauseKind kind = SignatureClauseKind::FailsWhen;
   ExprPtr expr;        // FailsWhen, FailsOnlyWhen, WrongCells, ErrorBound
   Ident dim;           // ErrorGrows
+  std::vector<Ident> cells;  // WrongCells: `wrong cells [r, c]:` names the cell's indices
   std::string compareOp;  // ErrorBound
   SourceRange range;
 };

@@ -274,6 +274,7 @@ class JsonDumper {
           j["precision"]["name"] = d.precision->name.name;
           if (d.precision->bits) j["precision"]["bits"] = *d.precision->bits;
         }
+        if (d.exact) j["exact"] = true;
         j["defs"] = array(d.defs, [&](const Definition& def) {
           json dj = node("def", def.range);
           dj["name"] = ident(def.name);
@@ -313,6 +314,7 @@ class JsonDumper {
     json j = node(kNames[static_cast<int>(c.kind)], c.range);
     if (c.expr) j["expr"] = expr(*c.expr);
     if (c.kind == SignatureClauseKind::ErrorGrows) j["dim"] = ident(c.dim);
+    if (!c.cells.empty()) j["cells"] = array(c.cells, [&](const Ident& i) { return ident(i); });
     if (!c.compareOp.empty()) j["op"] = c.compareOp;
     return j;
   }

@@ -97,6 +97,7 @@ class TextDumper {
         const auto& d = static_cast<const DefSection&>(s);
         std::string head = sectionKeyword(s.kind);
         if (d.precision) head += " " + precisionText(*d.precision);
+        if (d.exact) head += " exact";
         line(depth, head, s.range);
         for (const auto& def : d.defs)
           line(depth + 1, "def " + definitionLhs(def, Spelling::Tree) + " = " + toSExpr(*def.value), def.range);

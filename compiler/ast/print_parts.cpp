@@ -33,7 +33,12 @@ std::string clauseText(const SignatureClause& c, Spelling spelling, const ExprTe
   switch (c.kind) {
     case SignatureClauseKind::FailsWhen: return words("fails when ", "fails-when ") + expr(*c.expr);
     case SignatureClauseKind::FailsOnlyWhen: return words("fails only when ", "fails-only-when ") + expr(*c.expr);
-    case SignatureClauseKind::WrongCells: return words("wrong cells: ", "wrong-cells ") + expr(*c.expr);
+    case SignatureClauseKind::WrongCells: {
+      std::string names;
+      for (size_t i = 0; i < c.cells.size(); ++i) names += (i ? (tree ? " " : ", ") : "") + c.cells[i].name;
+      if (c.cells.empty()) return words("wrong cells: ", "wrong-cells ") + expr(*c.expr);
+      return (tree ? "wrong-cells [" + names + "] " : "wrong cells [" + names + "]: ") + expr(*c.expr);
+    }
     case SignatureClauseKind::ErrorGrows: return words("error grows with ", "error-grows-with ") + c.dim.name;
     case SignatureClauseKind::DiffersRunToRun: return words("differs run to run", "differs-run-to-run");
     case SignatureClauseKind::ErrorBound: return "error " + c.compareOp + " " + expr(*c.expr);

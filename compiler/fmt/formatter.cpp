@@ -222,6 +222,10 @@ class Formatter {
         break;
       case SectionKind::Oracle:
       case SectionKind::Tolerance:
+        if (static_cast<const DefSection&>(s).exact) {
+          emitLine(depth, "tolerance exact", s.range);
+          break;
+        }
         section(depth, s, static_cast<const DefSection&>(s).defs, [](const Definition& d) { return definition(d); });
         break;
       case SectionKind::Protocol:

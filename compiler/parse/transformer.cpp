@@ -238,6 +238,28 @@ void Transformer::warnIfEmpty(const ast::Section& section, bool empty) {
                   std::string("the '") + ast::sectionKeyword(section.kind) + "' section is empty");
 }
 
+// `tolerance exact`: the section `tolerance { tol = 0 }`, written in one word. Any other word
+// after `tolerance` is an error.
+ast::SectionPtr Transformer::exactTolerance(P::IdentContext* word) {
+  auto s = std::make_unique<ast::DefSection>(ast::SectionKind::Tolerance);
+  ast::Ident name = ident(word);
+  if (name.name != "exact") {
+    diags_.report(DiagCode::UnexpectedToken, name.range,
+                  "expected '{' or 'exact' after 'tolerance', found '" + name.name + "'");
+    return s;
+  }
+  s->exact = true;
+  ast::Definition tol;
+  tol.name = ast::Ident{"tol", name.range};
+  auto zero = std::make_unique<ast::NumberExpr>();
+  zero->text = "0";
+  zero->range = name.range;
+  tol.value = std::move(zero);
+  tol.range = name.range;
+  s->defs.push_back(std::move(tol));
+  return s;
+}
+
 // The sections are told apart by their keyword (an unknown section is an error, never here).
 ast::SectionPtr Transformer::section(P::SectionContext* ctx) {
   ast::SectionPtr out;
@@ -274,7 +296,11 @@ ast::SectionPtr Transformer::section(P::SectionContext* ctx) {
       out = std::move(s);
       break;
     }
-    case P::KW_TOLERANCE: out = definitions(ast::SectionKind::Tolerance); break;
+    case P::KW_TOLERANCE: {
+      auto* word = children::rule<P::IdentContext>(ctx, P::RuleIdent);
+      out = word ? exactTolerance(word) : definitions(ast::SectionKind::Tolerance);
+      break;
+    }
     case P::KW_PROTOCOL: {
       auto s = std::make_unique<ast::ProtocolSection>();
       for (auto* it : children::rules<P::ProtocolItemContext>(ctx, P::RuleProtocolItem)) s->items.push_back(protocolItem(it));
@@ -389,8 +415,9 @@ ast::SignatureClause Transformer::signatureClause(P::SignatureClauseContext* ctx
       c.kind = kids.size() == 4 ? ast::SignatureClauseKind::FailsOnlyWhen : ast::SignatureClauseKind::FailsWhen;
       c.expr = expr(static_cast<P::ExprContext*>(kids.back()));
       break;
-    case P::KW_WRONG:  // 'wrong' 'cells' ':' expr
+    case P::KW_WRONG:  // 'wrong' 'cells' ('[' ident (',' ident)* ']')? ':' expr
       c.kind = ast::SignatureClauseKind::WrongCells;
+      for (auto* name : children::rules<P::IdentContext>(ctx, P::RuleIdent)) c.cells.push_back(ident(name));
       c.expr = expr(static_cast<P::ExprContext*>(kids.back()));
       break;
     case P::KW_DIFFERS:  // 'differs' 'run' 'to' 'run'

@@ -104,6 +104,7 @@ class Transformer {
   ast::SetExprPtr setTerm(P::SetTermContext* ctx);
   ast::SetExprPtr setAtom(P::SetAtomContext* ctx);
   ast::SetExprPtr setArgValue(antlr4::tree::ParseTree* value);
+  ast::SectionPtr exactTolerance(P::IdentContext* word);
 
   // False (after reporting it once) when an expression at `at` would nest deeper than
   // kMaxExprDepth with `more` levels below the current one.

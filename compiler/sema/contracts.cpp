@@ -342,7 +342,7 @@ class ContractChecker {
     for (const auto& cl : s.clauses) {
       LoweringContext ctx{c.kernel, Part::Signature, &c.oracle, &c.tolerance, inClass, &failed_};
       ExprLowering lower(diags_, ctx);
-      SignatureClause out{cl.kind, nullptr, cl.dim.name, cl.compareOp, cl.range};
+      SignatureClause out{cl.kind, nullptr, cl.dim.name, cl.compareOp, cl.range, {}};
       switch (cl.kind) {
         case ast::SignatureClauseKind::FailsWhen:
         case ast::SignatureClauseKind::FailsOnlyWhen:
@@ -356,6 +356,15 @@ class ContractChecker {
             if (!t.output) continue;
             std::vector<std::string> vars;
             for (size_t k = 0; k < t.rank(); ++k) vars.push_back("cell_" + std::to_string(k));
+            if (!cl.cells.empty()) {  // wrong cells [r, c]: the cell's indices by name
+              if (cl.cells.size() != t.rank()) {
+                diags_.report(DiagCode::BadSignature, cl.cells.front().range,
+                              "'wrong cells' names " + std::to_string(cl.cells.size()) + " indices, but output '" +
+                                  t.name + "' has rank " + std::to_string(t.rank()));
+                break;
+              }
+              for (size_t k = 0; k < t.rank(); ++k) vars[k] = cl.cells[k].name;
+            }
             ExprLowering cellLower(diags_, ctx);
             ir::NodePtr p = cellLower.lowerInCells(*cl.expr, t, vars);
             if (!p) break;
@@ -363,7 +372,7 @@ class ContractChecker {
               diags_.report(DiagCode::NonBoolCondition, cl.expr->range, "'wrong cells:' needs a condition on one cell");
               break;
             }
-            SignatureClause perOutput{cl.kind, std::move(p), t.name, "", cl.range};
+            SignatureClause perOutput{cl.kind, std::move(p), t.name, "", cl.range, vars};
             sig.clauses.push_back(std::move(perOutput));
             any = true;
           }

@@ -75,6 +75,13 @@ NodePtr ExprLowering::call(const ast::CallExpr& e) {
                       "(i, e)" + (f == "max" || f == "min" ? "; for the larger or smaller of two values write f" + f + "(a, b)" : ""));
     return nullptr;
   }
+  if (f == "where") {  // where(c, a, b): if c then a else b, as array libraries spell it
+    if (e.args.size() == 3) return select(*e.args[0], *e.args[1], *e.args[2], e.range, "where");
+    diags_.report(DiagCode::WrongArity, e.range,
+                  "'where' takes 3 arguments (a condition, its value when true, its value when false), given " +
+                      std::to_string(e.args.size()));
+    return nullptr;
+  }
   if ((f == "floor" || f == "ceil") && e.args.size() == 1) {
     NodePtr x = lower(*e.args[0]);
     if (!x || !requireNumeric(*x, ("argument 1 of '" + f + "'").c_str())) return nullptr;

@@ -256,7 +256,11 @@ NodePtr ExprLowering::name(const ast::NameExpr& e) {
   if (n == "nan") return ir::makeReal(NAN, e.range, "nan");
   if (n == "pi") return ir::makeReal(M_PI, e.range, "pi");
   if (n == "true" || n == "false") return ir::makeBool(n == "true", e.range);
-  if (ctx_.inClass && n == kGenericOutput)
+  if (ctx_.inClass && n == "tol")
+    diags_.report(DiagCode::UnknownName, e.range,
+                  "unknown name 'tol': this class reads the tolerance of the contract that applies it, which defines "
+                  "no 'tol'; write `tolerance exact` there for an exact op, or define tol in its tolerance section");
+  else if (ctx_.inClass && n == kGenericOutput)
     diags_.report(DiagCode::UnknownName, e.range,
                   "in a class, 'y' stands for each output cell: use it inside 'forall cells:' or 'wrong cells:'");
   else
@@ -440,17 +444,23 @@ NodePtr ExprLowering::compare(const ast::CompareExpr& e) {
 }
 
 NodePtr ExprLowering::conditional(const ast::ConditionalExpr& e) {
-  NodePtr c = lower(*e.cond);
-  NodePtr a = lower(*e.thenExpr);
-  NodePtr b = lower(*e.elseExpr);
+  return select(*e.cond, *e.thenExpr, *e.elseExpr, e.range, "if");
+}
+
+// `if c then a else b` and `where(c, a, b)`: one Select node.
+NodePtr ExprLowering::select(const ast::Expr& cond, const ast::Expr& then, const ast::Expr& otherwise, SourceRange range,
+                             const std::string& form) {
+  NodePtr c = lower(cond);
+  NodePtr a = lower(then);
+  NodePtr b = lower(otherwise);
   if (!c || !a || !b) return nullptr;
-  if (!requireType(*c, Type::Bool, "the condition of 'if'")) return nullptr;
+  if (!requireType(*c, Type::Bool, ("the condition of '" + form + "'").c_str())) return nullptr;
   Type t = a->type;
   if (a->type != b->type) {
     bool numeric = (a->type == Type::Int || a->type == Type::Real) && (b->type == Type::Int || b->type == Type::Real);
     if (!numeric) {
-      diags_.report(DiagCode::TypeMismatch, e.range,
-                    std::string("the branches of 'if' differ: ") + ir::typeName(a->type) + " and " + ir::typeName(b->type));
+      diags_.report(DiagCode::TypeMismatch, range,
+                    "the branches of '" + form + "' differ: " + ir::typeName(a->type) + " and " + ir::typeName(b->type));
       return nullptr;
     }
     t = Type::Real;
@@ -459,7 +469,7 @@ NodePtr ExprLowering::conditional(const ast::ConditionalExpr& e) {
   kids.push_back(std::move(c));
   kids.push_back(std::move(a));
   kids.push_back(std::move(b));
-  return ir::makeNode(Op::Select, t, e.range, std::move(kids));
+  return ir::makeNode(Op::Select, t, range, std::move(kids));
 }
 
 // --- binders ---------------------------------------------------------------------------------

@@ -72,6 +72,8 @@ class ExprLowering {
   ir::NodePtr quantifier(const ast::QuantifierExpr& e);
   ir::NodePtr cellsQuantifier(const ast::QuantifierExpr& e);
   ir::NodePtr conditional(const ast::ConditionalExpr& e);
+  ir::NodePtr select(const ast::Expr& cond, const ast::Expr& then, const ast::Expr& otherwise, SourceRange range,
+                     const std::string& form);
 
   ir::NodePtr read(const std::string& name, ir::Role role, SourceRange range, const std::vector<ast::ExprPtr>* indices,
                    const std::vector<ir::NodePtr>* shape);

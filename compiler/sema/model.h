@@ -86,6 +86,9 @@ struct SignatureClause {
   std::string dim;        // ErrorGrows
   std::string compareOp;  // ErrorBound
   SourceRange range;
+  // WrongCells: the names of the cell's indices in `expr` (cell_0, cell_1, ... unless the
+  // clause named them: `wrong cells [r, c]:`).
+  std::vector<std::string> cellVars;
 };
 
 struct SignatureInfo {

@@ -14,7 +14,9 @@ using V = ProtocolValue;
 
 const std::vector<std::string> kDistributions = {
     "normal", "uniform", "integers", "small_ints", "index_mod", "exact", "const_rows", "large_mean_rows",
-    "small_variance_rows", "cancel_rows", "special"};
+    "small_variance_rows", "cancel_rows", "special",
+    // Structured inputs that meet a precondition by construction (docs/language.md §11.2).
+    "triangular", "one_hot", "sorted", "positive_definite", "valid_indices"};
 const std::vector<std::string> kSpecialKinds = {"nan", "neg_nan", "inf", "neg_inf", "zero", "neg_zero", "subnormal", "max_finite"};
 const std::vector<std::string> kLayouts = {"contiguous", "transposed", "padded", "offset", "step"};
 const std::vector<std::string> kScopeLayouts = {"contiguous", "strided", "transposed", "any"};
@@ -68,13 +70,16 @@ class ProtocolLowering {
         v.range = s.range;
         // The arguments of a value generator may use dims: integers(0, C - 1).
         bool outer = inGeneratorArgs_;
+        std::string outerName = generator_;
         inGeneratorArgs_ = inValues_;
+        generator_ = s.text;
         for (size_t k = 0; k < s.items.size(); ++k) {
           std::vector<V> values;
           flatten(*s.items[k], values);
           v.args.emplace_back(s.argNames[k], std::move(values));
         }
         inGeneratorArgs_ = outer;
+        generator_ = outerName;
         out.push_back(std::move(v));
         return;
       }
@@ -112,6 +117,14 @@ class ProtocolLowering {
         return;
       }
       case ast::SetKind::Name:
+        if (inGeneratorArgs_ && generator_ == "triangular" && (s.text == "lower" || s.text == "upper")) {
+          V v;
+          v.kind = V::Kind::Name;
+          v.name = s.text;
+          v.range = s.range;
+          out.push_back(std::move(v));
+          return;
+        }
         if (inGeneratorArgs_) {  // a bound: a dim, as the expression `C`
           generatorBoundName(s, out);
           return;
@@ -197,12 +210,44 @@ class ProtocolLowering {
         }
         for (const auto& a : args) {
           if (a.kind == V::Kind::Int || a.kind == V::Kind::Real || a.kind == V::Kind::Expr) continue;
+          if (v.name == "triangular" && a.kind == V::Kind::Name) continue;
           diags_.report(DiagCode::BadProtocolValue, a.range,
                         a.kind == V::Kind::Call
                             ? "'" + a.str() + "' is a generator, not a number: an argument of " + v.name +
                                   "() is a number or an expression over dims"
                             : "an argument of " + v.name + "() is a number or an expression over dims");
         }
+      }
+    }
+  }
+
+  // The structured generators' arguments, and the ranks they need (`t` is null for `*`).
+  void checkStructured(const std::vector<V>& values, const TensorInfo* t) {
+    for (const auto& v : values) {
+      bool call = v.kind == V::Kind::Call;
+      if (v.kind != V::Kind::Name && !call) continue;
+      const std::string& n = v.name;
+      size_t given = 0;
+      for (const auto& a : v.args) given += a.second.size();
+      auto arity = [&](size_t want, const char* form) {
+        if (given != want || (want && !v.args.empty() && !v.args[0].first.empty()))
+          diags_.report(DiagCode::BadProtocolValue, v.range, "write " + std::string(form));
+      };
+      auto rank = [&](size_t least, const char* what) {
+        if (t && t->rank() < least)
+          diags_.report(DiagCode::BadProtocolValue, v.range,
+                        n + " " + what + "; '" + t->name + "' has rank " + std::to_string(t->rank()));
+      };
+      if (n == "triangular") {
+        bool side = given == 1 && v.args[0].first.empty() && v.args[0].second[0].kind == V::Kind::Name;
+        if (!side) diags_.report(DiagCode::BadProtocolValue, v.range, "write triangular(lower) or triangular(upper)");
+        rank(2, "zeroes one side of the diagonal of the last two dims: it needs rank >= 2");
+      } else if (n == "one_hot" || n == "sorted" || n == "positive_definite") {
+        if (call) arity(0, n.c_str());
+        rank(n == "positive_definite" ? 2 : 1, n == "positive_definite" ? "needs square matrices in the last two dims: rank >= 2"
+                                                                       : "works along the last dim: it needs rank >= 1");
+      } else if (n == "valid_indices") {
+        arity(1, "valid_indices(V): integers in 0..V - 1");
       }
     }
   }
@@ -281,6 +326,7 @@ class ProtocolLowering {
     inValues_ = false;
     if (!checkNames(values, kDistributions, "distribution", true)) return;
     checkGeneratorArguments(values);
+    checkStructured(values, kernel_.tensor(b.target.name));
     for (const auto& v : values) {
       if (v.kind != V::Kind::Call || v.name != "special") continue;
       for (const auto& [name, args] : v.args)
@@ -321,6 +367,7 @@ class ProtocolLowering {
   DiagnosticEngine& diags_;
   bool inValues_ = false;         // flattening a `values` binding
   bool inGeneratorArgs_ = false;  // ... and inside a generator's arguments
+  std::string generator_;         // ... of this generator
 };
 
 }  // namespace
