@@ -13,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/backend_names.h"
@@ -65,6 +66,9 @@ struct PatternCount {
 struct KernelRef {
   std::string path;   // .c/.cpp (host), .cu (CUDA), .cl (OpenCL), .so (any)
   std::string entry;  // kc_<kernel name> unless given
+  // Exec kernels only: contract inputs given to the module's attributes instead of as
+  // arguments (input -> dotted attribute path; a suite's `bind:`, check --bind).
+  std::vector<std::pair<std::string, std::string>> bind;
 };
 
 // What prepare() produced: the artefact load() opens (a cached .so for compiled backends).

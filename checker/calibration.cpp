@@ -65,7 +65,7 @@ CalibrationManifest loadCalibration(const std::string& path) {
         std::string dim = rd.key(kv.first, "'allclose-dims'"), v = rd.scalar(kv.second, "the size of " + dim);
         char* end = nullptr;
         long long n = std::strtoll(v.c_str(), &end, 10);
-        if (v.empty() || *end || n < 1) rd.fail(kv.second, "the size of " + dim + " in 'allclose-dims' is a positive integer; got '" + v + "'");
+        if (v.empty() || *end || n < 0) rd.fail(kv.second, "the size of " + dim + " in 'allclose-dims' is a whole number (0 or more: the dim's range decides); got '" + v + "'");
         e.allcloseDims.emplace_back(dim, n);
       }
     }

@@ -121,24 +121,14 @@ void checkDtype(const CalibrationEntry& e, const sema::ContractInfo& ct, const s
   problems.push_back(at + "'dtype': no dtype variable of " + ct.id + " takes " + e.dtype);
 }
 
-// The friendly case at the baseline's own shape. Its memory and size estimates grow by the
-// factor the dims grow (an upper bound: no tensor grows more), so the usual limits still apply.
-void applyAllcloseDims(const CalibrationEntry& e, plan::Plan& p) {
+// The friendly case at the baseline's own shape, measured afresh at it (its memory and sizes
+// shrink as well as grow with the dims), so the usual limits apply to what runs.
+void applyAllcloseDims(const CalibrationEntry& e, const sema::ContractInfo& ct, plan::Plan& p) {
   for (auto& fc : p.cases) {
-    double grow = 1;
     for (auto& [dim, size] : fc.dims)
       for (const auto& [name, v] : e.allcloseDims)
-        if (name == dim) {
-          grow *= std::max(1.0, static_cast<double>(v) / static_cast<double>(size));
-          size = v;
-        }
-    auto scaled = [&](uint64_t n) {
-      double x = std::ceil(static_cast<double>(n) * grow);
-      return x >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(x);
-    };
-    fc.memoryBytes = scaled(fc.memoryBytes);
-    fc.maxElements = scaled(fc.maxElements);
-    fc.outputCells = scaled(fc.outputCells);
+        if (name == dim) size = v;
+    plan::remeasure(ct, p, fc);
   }
 }
 
@@ -176,6 +166,11 @@ bool Calibration::prepare(Compilation& c, const CalibrateOptions& o, bool warnin
   includeDirs.insert(includeDirs.end(), m.includeDirs.begin(), m.includeDirs.end());
   std::vector<std::string> opContracts = standardOpContracts(includeDirs);
   if (!pickEntries(m, o, ids, opContracts, chosen_, error)) return false;
+  if (o.shardCount > 1) {
+    std::vector<CalibrationEntry> mine;
+    for (size_t i = o.shardIndex; i < chosen_.size(); i += o.shardCount) mine.push_back(chosen_[i]);
+    chosen_ = std::move(mine);
+  }
 
   // Compile every contract the entries name, and (for --all) every shipped class.
   std::vector<std::string> targets;
@@ -268,7 +263,7 @@ CalibrationSummary Calibration::run(CalibrationObserver& observer) {
       po.seed = run_.seed;
       if (!e->dtype.empty()) po.friendlyDtype = e->dtype;
       p = plan::friendlyPlan(*ct, po, 5);
-      applyAllcloseDims(*e, p);
+      applyAllcloseDims(*e, *ct, p);
     };
     StateResult allclose = allcloseState(runAll(job, plain));
     allclose.summary += allclose.outcome == StateOutcome::Shown ? ", 5 seeds, atol = rtol = 1e-2" : "";

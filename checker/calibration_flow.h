@@ -18,6 +18,7 @@ struct CalibrateOptions {
   std::vector<std::string> includeDirs;
   std::string backend;  // only the pairs of this backend
   bool all = false;     // every pair; with the shipped manifest, a pair for every class and op
+  size_t shardIndex = 0, shardCount = 1;  // --shard I/N: the chosen pairs I, I + N, ... (the checks of --all in each)
   RunOptions run;       // seed and time limit of every run
 };
 

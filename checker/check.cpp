@@ -85,6 +85,7 @@ Repro reproFor(const Job& job, const CaseResult& r, const std::string& digest, c
   p.timeout = opts.timeoutSeconds;
   p.includeDirs = opts.includeDirs;
   p.problemDims = opts.problemDims;
+  p.bind = job.kernel.bind;
   bool relative = !p.file.empty() && p.file[0] != '/';
   relative = relative || (!p.impl.empty() && p.impl[0] != '/');
   for (const auto& d : p.includeDirs) relative = relative || (!d.empty() && d[0] != '/');

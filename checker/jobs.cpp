@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <set>
 
 #include "backends/backend_names.h"
 #include "compiler/targets.h"
@@ -94,6 +95,40 @@ backend::KernelRef kernelRef(const std::string& impl, const std::string& entry, 
   return k;
 }
 
+// Bindings (a suite's `bind:`, --bind) are for a kernel the exec backend runs, and each names
+// an input of the contract's kernel. `where` starts the message ("suite.yaml:12: " or "").
+static bool checkBindings(const Job& j, const std::string& where, JobError& error) {
+  if (j.kernel.bind.empty()) return true;
+  if (j.backend != backend::kExecBackend)
+    return fail(error, where + "bind gives module attributes to a kernel the exec backend runs (a Python file); '" +
+                           j.kernel.path + "' runs on the " + j.backend + " backend");
+  const sema::KernelInfo& k = *j.contract->kernel;
+  std::string inputs;
+  for (const auto& t : k.tensors)
+    if (!t.output) inputs += (inputs.empty() ? "" : ", ") + t.name;
+  std::set<std::string> seen;
+  for (const auto& [input, attr] : j.kernel.bind) {
+    const sema::TensorInfo* t = k.tensor(input);
+    if (!t || t->output)
+      return fail(error, where + "bind names '" + input + "', which is not an input of " + j.contract->id + " (its inputs: " +
+                             inputs + ")");
+    if (!seen.insert(input).second) return fail(error, where + "bind names '" + input + "' twice");
+  }
+  return true;
+}
+
+// --bind INPUT=ATTR, as the suite's bind: holds it.
+static bool parseBindOptions(const std::vector<std::string>& specs, std::vector<std::pair<std::string, std::string>>& out,
+                             JobError& error) {
+  for (const auto& s : specs) {
+    size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == s.size())
+      return fail(error, "--bind is INPUT=ATTR (weight=ln.weight); not '" + s + "'");
+    out.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+  }
+  return true;
+}
+
 bool buildJobs(Compilation& c, JobOptions& o, bool warningsAsErrors, std::vector<Job>& jobs, JobError& error) {
   std::vector<std::string> suites, contracts;
   for (const auto& t : o.targets) (check::isSuitePath(t) ? suites : contracts).push_back(t);
@@ -104,6 +139,10 @@ bool buildJobs(Compilation& c, JobOptions& o, bool warningsAsErrors, std::vector
   if (suites.empty() && o.op.empty() && contracts.empty())
     return fail(error, "nothing to check: give a suite .yaml, contract files or IDs with --impl, or --op NAME --impl PATH");
 
+  std::vector<std::pair<std::string, std::string>> bindOption;
+  if (!parseBindOptions(o.bind, bindOption, error)) return false;
+  if (!suites.empty() && !bindOption.empty())
+    return fail(error, "--bind goes with --impl; a suite gives each kernel's bindings under its bind: key");
   if (!suites.empty()) {
     Suite suite;
     try {
@@ -154,6 +193,8 @@ bool buildJobs(Compilation& c, JobOptions& o, bool warningsAsErrors, std::vector
         j.supports = k.supports;
         j.expect = k.expect;
         j.origin = suites[0] + ":" + std::to_string(k.line);
+        j.kernel.bind = k.bind;
+        if (!checkBindings(j, j.origin + ": ", error)) return false;
         jobs.push_back(std::move(j));
       }
     }
@@ -181,6 +222,8 @@ bool buildJobs(Compilation& c, JobOptions& o, bool warningsAsErrors, std::vector
       j.contractLine = ct->range.begin.line;
       j.kernel = kernelRef(o.impl, "", *ct);
       j.backend = o.backend.empty() ? defaultBackend(j.kernel.path) : o.backend;
+      j.kernel.bind = bindOption;
+      if (!checkBindings(j, "", error)) return false;
       jobs.push_back(std::move(j));
     }
   if (jobs.empty()) return fail(error, "the contracts given declare no contract with a kernel to check");

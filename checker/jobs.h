@@ -16,6 +16,7 @@ struct JobOptions {
   std::string impl;     // PATH[:ENTRY]
   std::string op;       // --op NAME
   std::string backend;  // empty: the suite's, else host
+  std::vector<std::string> bind;  // --bind INPUT=ATTR: module attributes of a Python-file kernel
 };
 
 // The kernel of `impl` (PATH[:ENTRY]); the entry is `entry` when given, else the one after the

@@ -79,6 +79,10 @@ std::string formatRepro(const Repro& r) {
     s << " problem=";
     for (size_t i = 0; i < r.problemDims.size(); ++i) s << (i ? "," : "") << r.problemDims[i].first << ":" << r.problemDims[i].second;
   }
+  if (!r.bind.empty()) {
+    s << " bind=";
+    for (size_t i = 0; i < r.bind.size(); ++i) s << (i ? "," : "") << encode(r.bind[i].first) << ":" << encode(r.bind[i].second);
+  }
   if (!r.dir.empty()) s << " dir=" << encode(r.dir);
   s << "'";
   return s.str();
@@ -155,6 +159,20 @@ std::optional<Repro> parseRepro(const std::string& textIn, std::string& error) {
           return std::nullopt;
         }
         r.problemDims.emplace_back(item.substr(0, colon), static_cast<int64_t>(v));
+      }
+    }
+    else if (key == "bind") {
+      std::istringstream items(field.substr(eq + 1));
+      std::string item;
+      while (std::getline(items, item, ',')) {
+        size_t colon = item.find(':');
+        auto input = decode(item.substr(0, colon));
+        auto attr = decode(colon == std::string::npos ? "" : item.substr(colon + 1));
+        if (colon == std::string::npos || !input || !attr || input->empty() || attr->empty()) {
+          error = "bind= is INPUT:ATTR,...; not '" + field.substr(eq + 1) + "'";
+          return std::nullopt;
+        }
+        r.bind.emplace_back(*input, *attr);
       }
     }
     else if (key == "impl") {

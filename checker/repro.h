@@ -3,7 +3,8 @@
 // that rebuilds the case's inputs byte for byte from the seed (the digest of the inputs is
 // in the line and checked on replay). Form:
 //   kcontract replay 'file=F contract=ID case=N seed-index=K base-seed=S impl=PATH:ENTRY
-//                     backend=B inputs=fnv1a64:HEX [marks=HEX16] [timeout=T] [include=DIR]...'
+//                     backend=B inputs=fnv1a64:HEX [marks=HEX16] [timeout=T] [include=DIR]...
+//                     [problem=DIM:N,...] [bind=INPUT:ATTR,...] [dir=DIR]'
 // marks= is the run's marks key (checker/run/marks.h: its poison, canaries and names); a
 // replay uses it, and one without it draws the key from the seed as the check did.
 // Values are percent-encoded where they hold a space, a quote or a percent sign.
@@ -28,6 +29,7 @@ struct Repro {
   double timeout = 0;  // 0: the default
   std::vector<std::string> includeDirs;
   std::vector<std::pair<std::string, int64_t>> problemDims;  // problem=R:16,H:4096 (check --problem-shape)
+  std::vector<std::pair<std::string, std::string>> bind;     // bind=weight:ln.weight,... (a suite's bind:, --bind)
   // dir=: the folder the check ran in, when some path above is relative; replay resolves them
   // from it, so a reproducer works from any folder ("" in older reproducers: from where replay runs).
   std::string dir;

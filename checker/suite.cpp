@@ -119,7 +119,7 @@ Suite loadSuite(const std::string& path) {
   if (!ks || !ks.IsSequence() || ks.size() == 0) rd.fail(ks ? ks : root, "'kernels' must be a non-empty list");
   for (const auto& k : ks) {
     if (!k.IsMap()) rd.fail(k, "each kernel is a map with at least 'impl' and 'contract'");
-    rd.onlyKeys(k, {"name", "impl", "entry", "contract", "op", "backend", "expect", "supports", "classes"}, "a kernel");
+    rd.onlyKeys(k, {"name", "impl", "entry", "contract", "op", "backend", "expect", "supports", "classes", "bind"}, "a kernel");
     SuiteKernel sk;
     sk.line = k.Mark().line + 1;
     if (!k["impl"]) rd.fail(k, "a kernel needs 'impl' (the source or .so to check)");
@@ -142,6 +142,16 @@ Suite loadSuite(const std::string& path) {
       sk.classes = rd.list(k["classes"], "'classes'");
       if (!sk.contract.empty() && sk.contract.ends_with(".kcontract"))
         rd.fail(k["classes"], "'classes' adds classes to a contract named by its ID or by 'op'; a file may declare several contracts");
+    }
+    if (k["bind"]) {
+      const YAML::Node& b = k["bind"];
+      if (!b.IsMap() || b.size() == 0) rd.fail(b, "'bind' is a map of contract inputs to module attributes ({weight: ln.weight})");
+      for (const auto& kv : b) {
+        std::string input = rd.key(kv.first, "'bind'");
+        std::string attr = rd.scalar(kv.second, "the attribute bound to " + input);
+        if (attr.empty()) rd.fail(kv.second, "the attribute bound to " + input + " is empty");
+        sk.bind.emplace_back(input, attr);
+      }
     }
     if (sk.name.empty()) sk.name = sk.impl;
     s.kernels.push_back(std::move(sk));

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/backend_names.h"
@@ -34,6 +35,9 @@ struct SuiteKernel {
   // contract's own (an opt-in such as std.ord.batch-invariance@1). Needs `op` or a
   // contract ID, not a file.
   std::vector<std::string> classes;
+  // `bind: {INPUT: ATTR, ...}`: for a Python-file kernel (the exec backend's PyTorch adaptor),
+  // contract inputs given to the module's attributes instead of as arguments.
+  std::vector<std::pair<std::string, std::string>> bind;
   int line = 0;
 };
 

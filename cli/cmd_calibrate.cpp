@@ -19,6 +19,7 @@ namespace {
 struct CalibrateCliOptions {
   check::CalibrateOptions cal;
   double timeout = 10;
+  std::string shard;
 };
 
 int fail(const std::string& message) {
@@ -43,6 +44,8 @@ int runCalibrate(CalibrateCliOptions o, const GlobalOptions& opts) {
     std::string list = backend::backendNamesText();
     return fail("--backend is " + list.replace(list.rfind(" and "), 5, " or ") + "; not '" + o.cal.backend + "'");
   }
+  if (!o.shard.empty() && !parseShard(o.shard, o.cal.shardIndex, o.cal.shardCount))
+    return fail("--shard is I/N with 0 <= I < N; not '" + o.shard + "'");
   o.cal.run.timeoutSeconds = o.timeout;
   Compilation c;
   check::Calibration cal;
@@ -55,7 +58,7 @@ int runCalibrate(CalibrateCliOptions o, const GlobalOptions& opts) {
   Printer printer;
   check::CalibrationSummary sum = cal.run(printer);
   std::cout << "\ncalibrate: " << sum.calibrated << " of " << sum.pairs << " calibration pairs show all three states";
-  if (sum.skipped) std::cout << ", " << sum.skipped << " skipped (backend not available here)";
+  if (sum.skipped) std::cout << ", " << sum.skipped << " skipped (a state whose cases could not run here: a backend this machine lacks, or past the memory limit)";
   if (sum.notShown()) std::cout << ", " << sum.notShown() << " do NOT";
   std::cout << "\n";
   for (const auto& id : sum.uncalibrated) std::cout << "calibrate: class " << id << " has no calibration pair\n";
@@ -75,6 +78,9 @@ void addCalibrateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>
   sub->add_option("-I,--include", o->cal.includeDirs, "Another folder to search for imports and contract IDs");
   sub->add_option("--timeout", o->timeout, "Seconds one run of a case may take before it is killed (default 10)")
       ->check(secondsValue());
+  sub->add_option("--shard", o->shard,
+                  "Calibrate the chosen pairs I, I + N, ... (I/N), to split the work; --all still requires a pair for every "
+                  "class and op");
   sub->add_option("--seed", o->cal.run.seed, "The base seed of every plan (default 0)")->check(integerValue(0, UINT64_MAX));
   commands.emplace_back(sub, [o](const GlobalOptions& g) { return runCalibrate(*o, g); });
 }

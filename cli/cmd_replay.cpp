@@ -34,6 +34,7 @@ int runReplay(const std::string& reproText, const GlobalOptions& opts) {
   jo.includeDirs = repro->includeDirs;
   jo.impl = repro->impl + ":" + repro->entry;
   jo.backend = repro->backend;
+  for (const auto& [input, attr] : repro->bind) jo.bind.push_back(input + "=" + attr);
   Compilation c;
   std::vector<check::Job> jobs;
   int rc = buildJobs(c, jo, opts, jobs);

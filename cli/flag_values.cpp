@@ -112,4 +112,16 @@ bool parseBytes(const std::string& s, uint64_t& out) {
   return true;
 }
 
+bool parseShard(const std::string& s, size_t& index, size_t& count) {
+  size_t slash = s.find('/');
+  if (slash == std::string::npos) return false;
+  // Decimal digits on both sides: std::stoul took "1.5/2" as 1/2 and "-1/2" as a huge I.
+  uint64_t i = 0, n = 0;
+  if (!checkInteger(s.substr(0, slash), 0, kMaxShards - 1, i).empty() || !checkInteger(s.substr(slash + 1), 1, kMaxShards, n).empty())
+    return false;
+  index = i;
+  count = n;
+  return index < count;
+}
+
 }  // namespace kc::driver

@@ -31,6 +31,8 @@ CLI::Validator integerValue(uint64_t lo, uint64_t hi);
 std::string checkSeconds(const std::string& text, double& out);
 std::string checkInteger(const std::string& text, uint64_t lo, uint64_t hi, uint64_t& out);
 
+// --shard "I/N" (check, calibrate): 0 <= I < N <= kMaxShards. False when it does not parse.
+bool parseShard(const std::string& s, size_t& index, size_t& count);
 // --dims "R=1..64,H=32": each dim's range (N is N..N). "" when it parses, else what is wrong
 // (check and mutate).
 std::string parseDims(const std::string& text, std::map<std::string, std::pair<int64_t, int64_t>>& out);

@@ -15,6 +15,9 @@ void addJobOptions(CLI::App* sub, check::JobOptions& o) {
   sub->add_option("--op", o.op,
                   "Check --impl against this standard op's contract (the newest std.op.NAME, or NAME@V); kcontract ops lists "
                   "them");
+  sub->add_option("--bind", o.bind,
+                  "INPUT=ATTR (repeatable): give the contract's input INPUT to the attribute ATTR (ln.weight) of a Python-file "
+                  "kernel's module instead of as an argument (exec backend)");
   sub->add_option("--backend", o.backend, "host, cuda, opencl, exec or ptx (default: host; exec for a .py or .kcexec kernel)");
   sub->add_option_function<std::string>(
          "--sandbox", [](const std::string& m) { sandbox::setMode(sandbox::parseMode(m)); },

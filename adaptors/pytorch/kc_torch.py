@@ -65,7 +65,9 @@ def main():
     p.add_argument("--outputs", choices=["auto", "returned", "given", "out"],
                    default=os.environ.get("KC_TORCH_OUTPUTS", "auto"))
     p.add_argument("--bind", action="append", metavar="INPUT=ATTR",
-                   default=[b for b in os.environ.get("KC_TORCH_BIND", "").split(",") if b],
+                   # KC_EXEC_BIND: an exec spec's "bind" (a suite's bind:, check --bind).
+                   default=[b for var in ("KC_EXEC_BIND", "KC_TORCH_BIND")
+                            for b in os.environ.get(var, "").split(",") if b],
                    help="give the contract's input INPUT to the module's attribute ATTR (a dotted path: "
                         "ln.weight, ln.eps) before each launch instead of as an argument (exec v2)")
     p.add_argument("--shapes", action="store_true",

@@ -134,6 +134,11 @@ static std::string pythonSpec(const KernelRef& kernel, const std::string& folder
                {"python", "python3"},
                {"command", {adaptor.string(), file.string() + ":" + name}}};
   if (torchOnCuda()) spec["device_memory"] = true;
+  if (!kernel.bind.empty()) {
+    json bind = json::object();
+    for (const auto& [input, attr] : kernel.bind) bind[input] = attr;
+    spec["bind"] = bind;
+  }
   std::string path = folder + "/" + file.stem().string() + ".kcexec";
   std::ofstream out(path);
   out << spec.dump() << "\n";
@@ -145,11 +150,18 @@ Prepared ExecBackend::prepare(const KernelRef& kernel) {
   std::string ext = fs::path(kernel.path).extension().string();
   if (ext == ".py") {
     std::string path = pythonSpec(kernel, runFolder());
-    return prepare({path, kernel.entry});
+    KernelRef spec;  // the spec written holds the bindings
+    spec.path = path;
+    spec.entry = kernel.entry;
+    return prepare(spec);
   }
   if (ext != ".kcexec")
     throw BackendError("the exec backend runs an exec spec (NAME.kcexec: {\"command\": [...]}) or a Python file for the "
                        "PyTorch adaptor (PATH.py[:NAME], NAME defaulting to ModelNew); not '" + kernel.path + "'");
+  if (!kernel.bind.empty())
+    throw BackendError("'" + kernel.path + "' is an exec spec: its bindings go in the spec (\"bind\": {\"" +
+                       kernel.bind.front().first + "\": \"" + kernel.bind.front().second +
+                       "\"}); a suite's bind: and --bind are for a Python file (PATH.py)");
   ExecSpec spec = readExecSpec(kernel.path);  // its errors are the user's to read now, once
   requireProgram(spec);
   spec_ = spec;  // reusesWorker() asks its protocol

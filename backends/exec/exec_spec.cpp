@@ -15,6 +15,12 @@ namespace kc::backend {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+std::string bindText(const std::vector<std::pair<std::string, std::string>>& bind) {
+  std::string s;
+  for (const auto& [input, attr] : bind) s += (s.empty() ? "" : ",") + input + "=" + attr;
+  return s;
+}
+
 std::vector<std::string> ExecSpec::argv() const {
   std::vector<std::string> a;
   if (!python.empty()) {
@@ -40,8 +46,8 @@ ExecSpec readExecSpec(const std::string& path) {
   if (!j.is_object()) throw BackendError(where + " must be a JSON object with \"command\"");
   for (auto it = j.begin(); it != j.end(); ++it)
     if (it.key() != "command" && it.key() != "env" && it.key() != "protocol" && it.key() != "python" &&
-        it.key() != "device_memory")
-      throw BackendError(where + ": unknown key \"" + it.key() + "\" (known: command, device_memory, env, protocol, python)");
+        it.key() != "device_memory" && it.key() != "bind")
+      throw BackendError(where + ": unknown key \"" + it.key() + "\" (known: bind, command, device_memory, env, protocol, python)");
   ExecSpec s;
   if (!j.contains("command") || !j["command"].is_array() || j["command"].empty())
     throw BackendError(where + ": \"command\" must be a non-empty array of strings (argv; no shell)");
@@ -75,6 +81,21 @@ ExecSpec readExecSpec(const std::string& path) {
     s.deviceMemory = j["device_memory"].get<bool>();
     if (s.deviceMemory && s.protocol != 2)
       throw BackendError(where + ": \"device_memory\" needs \"protocol\": \"" + kExecProtocol2 + "\"");
+  }
+  if (j.contains("bind")) {
+    if (!j["bind"].is_object() || j["bind"].empty())
+      throw BackendError(where + ": \"bind\" must be an object of contract inputs to module attributes ({\"weight\": \"ln.weight\"})");
+    for (auto it = j["bind"].begin(); it != j["bind"].end(); ++it) {
+      if (!it.value().is_string() || it.value().get<std::string>().empty())
+        throw BackendError(where + ": bind \"" + it.key() + "\" must name a module attribute (a string such as \"ln.weight\")");
+      s.bind.emplace_back(it.key(), it.value().get<std::string>());
+    }
+    for (const auto& [k, v] : s.env)
+      if (k == kExecBindEnv)
+        throw BackendError(where + ": give the bindings in \"bind\" or in env " + kExecBindEnv + ", not both");
+    if (s.protocol != 2)
+      throw BackendError(where + ": \"bind\" needs \"protocol\": \"" + kExecProtocol2 + "\" (a module kept across launches)");
+    s.env.emplace_back(kExecBindEnv, bindText(s.bind));  // what the adaptor reads
   }
   std::error_code ec;
   s.dir = fs::absolute(path, ec).parent_path().string();

@@ -10,7 +10,9 @@
 // `protocol` picks the protocol (absent: kcontract-exec/1, a process per launch);
 // `device_memory` (v2 only) says the adaptor runs on a device with memory of its own and
 // serves the device-memory requests, so a case too large for host memory runs on the
-// streamed path in that memory (docs/backends.md, "Device memory").
+// streamed path in that memory (docs/backends.md, "Device memory"); `bind` (v2 adaptors that
+// hold a module) gives contract inputs to the module's attributes instead of as arguments:
+// the adaptor reads them from $KC_EXEC_BIND, "INPUT=ATTR,..." (docs/backends.md).
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +21,7 @@ namespace kc::backend {
 
 inline constexpr char kExecProtocol1[] = "kcontract-exec/1";
 inline constexpr char kExecProtocol2[] = "kcontract-exec/2";
+inline constexpr char kExecBindEnv[] = "KC_EXEC_BIND";
 
 struct ExecSpec {
   std::vector<std::string> command;                      // as written; argv[0] found on PATH when it has no '/'
@@ -27,11 +30,15 @@ struct ExecSpec {
   int protocol = 1;                                      // 1 or 2
   std::string python;                                    // the spec's interpreter ("" when none)
   bool deviceMemory = false;                             // "device_memory": true
+  std::vector<std::pair<std::string, std::string>> bind; // "bind": contract input -> module attribute
 
   // The argv that runs: the interpreter ($KC_PYTHON, else `python`) and then `command`, or
   // `command` alone when the spec names no interpreter.
   std::vector<std::string> argv() const;
 };
+
+// "weight=ln.weight,bias=ln.bias": the value of $KC_EXEC_BIND.
+std::string bindText(const std::vector<std::pair<std::string, std::string>>& bind);
 
 // Throws BackendError with the file and what is wrong.
 ExecSpec readExecSpec(const std::string& path);

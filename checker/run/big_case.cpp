@@ -284,7 +284,7 @@ std::string bigCaseObstacle(const BigCaseRequest& r) {
   for (const ArgSpec& a : r.setup->args) {
     if (!contiguous(a)) return "the streamed case path needs contiguous tensors; " + a.name + " is " + a.layout;
     if (!a.output && hasStructuredValues(*r.plan, *r.kase, a.name))
-      return "input " + a.name + " is structured (triangular, one_hot, sorted or positive_definite), which is arranged over the whole tensor, so the streamed case path cannot regenerate single cells";
+      return "input " + a.name + " is structured (triangular, one_hot, sorted, symmetric or positive_definite), which is arranged over the whole tensor, so the streamed case path cannot regenerate single cells";
     if (!a.output && hasSpecialValues(*r.plan, *r.kase, a.name))
       return "input " + a.name + " has special values, which are placed by a rule over the whole tensor, so the streamed case path cannot regenerate single cells";
   }

@@ -101,7 +101,7 @@ values::FillSpec fillSpec(const sema::ProtocolValue& v, const ArgSpec& a, const 
   if (n == "integers") return {intRange(v, 0, 1, d), 0.0};
   if (n == "small_ints") return {intRange(v, -8, 8, d), 0.0};
   // Structured inputs draw normal(0, 1) cells, then rearrange them (structured_inputs.h).
-  if (n == "triangular" || n == "sorted" || n == "positive_definite") return {values::Normal{0.0, 1.0}, 0.0};
+  if (n == "triangular" || n == "sorted" || n == "symmetric" || n == "positive_definite") return {values::Normal{0.0, 1.0}, 0.0};
   if (n == "one_hot") return {values::Normal{0.0, 0.0}, 0.0};
   if (n == "valid_indices") {
     int64_t rows = wholeBound(v, 0, 1, d);  // valid_indices(V): 0..V - 1

@@ -76,7 +76,7 @@ std::vector<uint8_t> makeStorage(const CaseSetup& setup, const plan::Plan& plan,
 // by a rule over the whole tensor. Throws std::runtime_error as makeStorage does.
 values::FillSpec inputFill(const CaseSetup& setup, const plan::Plan& plan, const plan::Case& c, size_t arg);
 bool hasSpecialValues(const plan::Plan& plan, const plan::Case& c, const std::string& input);
-// The case's distribution of `input` is structured (triangular, one_hot, sorted,
+// The case's distribution of `input` is structured (triangular, one_hot, sorted, symmetric,
 // positive_definite: structured_inputs.h), which makeStorage applies over the whole tensor.
 bool hasStructuredValues(const plan::Plan& plan, const plan::Case& c, const std::string& input);
 

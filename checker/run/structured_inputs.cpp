@@ -39,6 +39,22 @@ void triangular(const std::vector<int64_t>& shape, bool lower, std::vector<doubl
         if (lower ? j > i : j < i) cells[base + i * m + j] = 0.0;
 }
 
+// (B + B^T) / 2 from the drawn B, for each square matrix of the last two dims.
+void symmetric(const std::vector<int64_t>& shape, std::vector<double>& cells) {
+  const size_t rank = shape.size();
+  if (shape[rank - 2] != shape[rank - 1])
+    throw std::runtime_error("symmetric needs square matrices in the last two dims; this case has " +
+                             std::to_string(shape[rank - 2]) + " x " + std::to_string(shape[rank - 1]));
+  const auto n = static_cast<size_t>(shape[rank - 1]);
+  for (size_t base = 0; n > 0 && base + n * n <= cells.size(); base += n * n)
+    for (size_t i = 0; i < n; ++i)
+      for (size_t j = 0; j < i; ++j) {
+        double& a = cells[base + i * n + j];
+        double& b = cells[base + j * n + i];
+        a = b = (a + b) / 2;
+      }
+}
+
 // B B^T / n + I from the drawn B: symmetric (both triangles from the same sums), eigenvalues
 // >= 1.
 void positiveDefinite(const std::vector<int64_t>& shape, std::vector<double>& cells) {
@@ -65,13 +81,13 @@ void positiveDefinite(const std::vector<int64_t>& shape, std::vector<double>& ce
 bool isStructured(const sema::ProtocolValue& v) {
   const std::string& n = v.name;
   return (v.kind == sema::ProtocolValue::Kind::Name || v.kind == sema::ProtocolValue::Kind::Call) &&
-         (n == "triangular" || n == "one_hot" || n == "sorted" || n == "positive_definite");
+         (n == "triangular" || n == "one_hot" || n == "sorted" || n == "positive_definite" || n == "symmetric");
 }
 
 void applyStructure(const sema::ProtocolValue& v, const std::vector<int64_t>& shape, numerics::DType t,
                     uint64_t seed, uint64_t tensorId, unsigned threads, std::vector<double>& cells) {
   if (!isStructured(v) || cells.empty()) return;
-  if ((v.name == "triangular" || v.name == "positive_definite") && shape.size() < 2)
+  if ((v.name == "triangular" || v.name == "positive_definite" || v.name == "symmetric") && shape.size() < 2)
     throw std::runtime_error(v.str() + " needs a tensor of rank >= 2");
   if (v.name == "sorted") sortRows(shape, cells);
   if (v.name == "one_hot") oneHotRows(shape, seed, tensorId, threads, cells);
@@ -80,6 +96,7 @@ void applyStructure(const sema::ProtocolValue& v, const std::vector<int64_t>& sh
     triangular(shape, lower, cells);
   }
   if (v.name == "positive_definite") positiveDefinite(shape, cells);
+  if (v.name == "symmetric") symmetric(shape, cells);
   for (double& x : cells) x = numerics::roundTo(t, x);  // the values a tensor of T holds
 }
 

@@ -301,7 +301,8 @@ TermPtr toReal(TermPtr a) {
 TermPtr mkNeg(TermPtr a) {
   if (a->integer && *a->integer != INT64_MIN) return intConst(-*a->integer);
   if (a->real && a->kind == Term::Kind::Const) return realConst(-*a->real);
-  return app("-", a->sort, {std::move(a)});
+  const Sort sort = a->sort;  // read before the move: argument evaluation order is unspecified
+  return app("-", sort, {std::move(a)});
 }
 
 TermPtr mkArith(const std::string& op, std::vector<TermPtr> xs) {

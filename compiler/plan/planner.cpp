@@ -173,6 +173,11 @@ uint64_t caseSeed(uint64_t base, const std::string& id, uint64_t number, uint64_
 
 std::string valueText(const ProtocolValue& v) { return v.str(); }
 
+void remeasure(const sema::ContractInfo& contract, Plan& plan, Case& c) {
+  Options options;
+  PlanState(contract, options, plan).measure(c);
+}
+
 Plan makePlan(const sema::ContractInfo& contract, const Options& options) {
   Plan plan;
   return Planner(contract, options, plan).run();

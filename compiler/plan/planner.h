@@ -26,6 +26,10 @@ struct Options {
 // The plan of one contract (not a class). A contract without a kernel gets a plan without cases.
 Plan makePlan(const sema::ContractInfo& contract, const Options& options = {});
 
+// Measures case `c` of `plan` (a plan of `contract`) afresh after its dims changed: its memory,
+// element counts, output cells and large-index class.
+void remeasure(const sema::ContractInfo& contract, Plan& plan, Case& c);
+
 // The plan a plain allclose test would run, for calibration: one case at a friendly shape
 // (every dim a multiple of its declared tiles, else 64), options.friendlyDtype where a dtype
 // variable allows it (f32 by default), else its first dtype,

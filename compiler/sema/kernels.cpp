@@ -24,6 +24,10 @@ void collectDimNames(const ast::Expr& e, std::vector<std::pair<std::string, Sour
       collectDimNames(*static_cast<const ast::BinaryExpr&>(e).rhs, out);
       break;
     case ast::ExprKind::Paren: collectDimNames(*static_cast<const ast::ParenExpr&>(e).inner, out); break;
+    // floor((L + 2 * P - K) / S) + 1: the names inside a call are dimensions too.
+    case ast::ExprKind::Call:
+      for (const auto& a : static_cast<const ast::CallExpr&>(e).args) collectDimNames(*a, out);
+      break;
     default: break;
   }
 }

@@ -16,7 +16,7 @@ const std::vector<std::string> kDistributions = {
     "normal", "uniform", "integers", "small_ints", "index_mod", "exact", "const_rows", "large_mean_rows",
     "small_variance_rows", "cancel_rows", "special",
     // Structured inputs that meet a precondition by construction (docs/language.md §11.2).
-    "triangular", "one_hot", "sorted", "positive_definite", "valid_indices"};
+    "triangular", "one_hot", "sorted", "symmetric", "positive_definite", "valid_indices"};
 const std::vector<std::string> kSpecialKinds = {"nan", "neg_nan", "inf", "neg_inf", "zero", "neg_zero", "subnormal", "max_finite"};
 const std::vector<std::string> kLayouts = {"contiguous", "transposed", "padded", "offset", "step"};
 const std::vector<std::string> kScopeLayouts = {"contiguous", "strided", "transposed", "any"};
@@ -242,9 +242,10 @@ class ProtocolLowering {
         bool side = given == 1 && v.args[0].first.empty() && v.args[0].second[0].kind == V::Kind::Name;
         if (!side) diags_.report(DiagCode::BadProtocolValue, v.range, "write triangular(lower) or triangular(upper)");
         rank(2, "zeroes one side of the diagonal of the last two dims: it needs rank >= 2");
-      } else if (n == "one_hot" || n == "sorted" || n == "positive_definite") {
+      } else if (n == "one_hot" || n == "sorted" || n == "symmetric" || n == "positive_definite") {
+        const bool square = n == "symmetric" || n == "positive_definite";
         if (call) arity(0, n.c_str());
-        rank(n == "positive_definite" ? 2 : 1, n == "positive_definite" ? "needs square matrices in the last two dims: rank >= 2"
+        rank(square ? 2 : 1, square ? "needs square matrices in the last two dims: rank >= 2"
                                                                        : "works along the last dim: it needs rank >= 1");
       } else if (n == "valid_indices") {
         arity(1, "valid_indices(V): integers in 0..V - 1");
