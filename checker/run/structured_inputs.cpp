@@ -39,12 +39,18 @@ void triangular(const std::vector<int64_t>& shape, bool lower, std::vector<doubl
         if (lower ? j > i : j < i) cells[base + i * m + j] = 0.0;
 }
 
+// `what` works on square matrices in the last two dims (rank >= 2 is checked by the caller).
+void requireSquare(const char* what, const std::vector<int64_t>& shape) {
+  const size_t rank = shape.size();
+  if (shape[rank - 2] != shape[rank - 1])
+    throw std::runtime_error(std::string(what) + " needs square matrices in the last two dims; this case has " +
+                             std::to_string(shape[rank - 2]) + " x " + std::to_string(shape[rank - 1]));
+}
+
 // (B + B^T) / 2 from the drawn B, for each square matrix of the last two dims.
 void symmetric(const std::vector<int64_t>& shape, std::vector<double>& cells) {
   const size_t rank = shape.size();
-  if (shape[rank - 2] != shape[rank - 1])
-    throw std::runtime_error("symmetric needs square matrices in the last two dims; this case has " +
-                             std::to_string(shape[rank - 2]) + " x " + std::to_string(shape[rank - 1]));
+  requireSquare("symmetric", shape);
   const auto n = static_cast<size_t>(shape[rank - 1]);
   for (size_t base = 0; n > 0 && base + n * n <= cells.size(); base += n * n)
     for (size_t i = 0; i < n; ++i)
@@ -59,9 +65,7 @@ void symmetric(const std::vector<int64_t>& shape, std::vector<double>& cells) {
 // >= 1.
 void positiveDefinite(const std::vector<int64_t>& shape, std::vector<double>& cells) {
   const size_t rank = shape.size();
-  if (shape[rank - 2] != shape[rank - 1])
-    throw std::runtime_error("positive_definite needs square matrices in the last two dims; this case has " +
-                             std::to_string(shape[rank - 2]) + " x " + std::to_string(shape[rank - 1]));
+  requireSquare("positive_definite", shape);
   const auto n = static_cast<size_t>(shape[rank - 1]);
   std::vector<double> b, a(n * n);
   for (size_t base = 0; n > 0 && base + n * n <= cells.size(); base += n * n) {

@@ -18,7 +18,7 @@ kc explain acme.softmax.rows
 echo "--- kcontract ops lists the standard ops"
 kc ops | sed -n '1,3p;$p'
 echo "--- check --help on --op"
-kc check --help | grep -A1 -- '--op '
+kc check --help | grep -- '--op '
 echo "--- replay from another folder"
 (cd "$WORK" && "$KC" check softmax.kcontract --impl softmax_no_max.c --dtype f32 --dims 'R=1..1,H=1..33' --format jsonl --out run.jsonl >/dev/null)
 repro=$(grep -m1 '"verdict":"FAIL"' "$WORK/run.jsonl" | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["repro"])')
