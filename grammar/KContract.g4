@@ -44,7 +44,7 @@ options { contextSuperClass = KContractContext; }
       case RPAREN: case RBRACK: case RBRACE: case BAR: case PERCENT:  // `1%` ends protocol lines
       // soft keywords: ordinary names outside their own statements
       case KW_SEEDS: case KW_REPEATS: case KW_DIMS: case KW_VALUES: case KW_LAYOUTS: case KW_CELLS:
-      case KW_PERTURB: case KW_LAYOUT: case KW_BACKEND: case KW_FAILS: case KW_ONLY: case KW_WHEN:
+      case KW_PERTURB: case KW_CASE: case KW_LAYOUT: case KW_BACKEND: case KW_FAILS: case KW_ONLY: case KW_WHEN:
       case KW_WRONG: case KW_ERROR: case KW_GROWS: case KW_WITH: case KW_DIFFERS: case KW_RUN: case KW_TO:
       case KW_IMPLEMENTS:
         return true;
@@ -281,11 +281,14 @@ protocolItem : KW_SEEDS setExpr                                   # protoSeeds
              | KW_LAYOUTS layoutChoice (COMMA layoutChoice)*      # protoLayouts
              | KW_CELLS setExpr                                   # protoCells
              | KW_PERTURB setExpr                                 # protoPerturb
+             | KW_CASE caseBinding (COMMA caseBinding)*           # protoCase
              | ident restOfLine { sawUnknownItem = true; }        # unknownProtocolItem
              ;
 dimBinding   : ident KW_IN setExpr ;
 valueBinding : target TILDE setExpr ;
 layoutChoice : target KW_IN setExpr ;
+// One case the author asks for by name: dims given values, inputs given distributions.
+caseBinding  : dimBinding | valueBinding ;
 
 // Sets of protocol choices: `{1, 3, 64}`, `1..8`, `boundary(tiles: 32, 64) + {1, 4097}`,
 // `normal(0, 1) | special(nan: 1%)`. `+` is union, `|` lists alternatives; arithmetic goes
@@ -334,12 +337,12 @@ binder      : ident (KW_IN expr DOTDOT expr)? ;
 opExpr      : ( (INT | FLOAT | HEXFLOAT)                                            // number
               | REF                                                                 // y*
               | (KW_SUM | KW_PROD | KW_MAX | KW_MIN) LPAREN binder COMMA expr RPAREN  // reduction
-              | ( NAME | KW_SEEDS | KW_REPEATS | KW_DIMS | KW_VALUES | KW_LAYOUTS | KW_CELLS | KW_PERTURB
+              | ( NAME | KW_SEEDS | KW_REPEATS | KW_DIMS | KW_VALUES | KW_LAYOUTS | KW_CELLS | KW_PERTURB | KW_CASE
                 | KW_LAYOUT | KW_BACKEND | KW_FAILS | KW_ONLY | KW_WHEN | KW_WRONG | KW_ERROR | KW_GROWS
                 | KW_WITH | KW_DIFFERS | KW_RUN | KW_TO | KW_IMPLEMENTS
                 | KW_SUM | KW_PROD | KW_MAX | KW_MIN
                 ) LPAREN (expr (COMMA expr)*)? RPAREN                               // call
-              | ( NAME | KW_SEEDS | KW_REPEATS | KW_DIMS | KW_VALUES | KW_LAYOUTS | KW_CELLS | KW_PERTURB
+              | ( NAME | KW_SEEDS | KW_REPEATS | KW_DIMS | KW_VALUES | KW_LAYOUTS | KW_CELLS | KW_PERTURB | KW_CASE
                 | KW_LAYOUT | KW_BACKEND | KW_FAILS | KW_ONLY | KW_WHEN | KW_WRONG | KW_ERROR | KW_GROWS
                 | KW_WITH | KW_DIFFERS | KW_RUN | KW_TO | KW_IMPLEMENTS
                 )                                                                   // name
@@ -361,7 +364,7 @@ number      : INT | FLOAT | HEXFLOAT ;
 
 // Words that are keywords in one place but ordinary names everywhere else (also written out
 // in opExpr).
-ident       : NAME | KW_SEEDS | KW_REPEATS | KW_DIMS | KW_VALUES | KW_LAYOUTS | KW_CELLS | KW_PERTURB
+ident       : NAME | KW_SEEDS | KW_REPEATS | KW_DIMS | KW_VALUES | KW_LAYOUTS | KW_CELLS | KW_PERTURB | KW_CASE
             | KW_LAYOUT | KW_BACKEND | KW_FAILS | KW_ONLY | KW_WHEN | KW_WRONG | KW_ERROR | KW_GROWS | KW_WITH
             | KW_DIFFERS | KW_RUN | KW_TO | KW_IMPLEMENTS ;
 // Any word at all, for the later parts of a qualified name: std.ops.max, std.mem.in-place.
@@ -408,6 +411,7 @@ KW_LAYOUTS   : 'layouts' ;
 KW_LAYOUT    : 'layout' ;
 KW_CELLS     : 'cells' ;
 KW_PERTURB   : 'perturb' ;
+KW_CASE      : 'case' ;
 KW_BACKEND   : 'backend' ;
 KW_FAILS     : 'fails' ;
 KW_ONLY      : 'only' ;

@@ -24,6 +24,7 @@ const char* protocolKeyword(ProtocolItemKind kind) {
     case ProtocolItemKind::Layouts: return "layouts";
     case ProtocolItemKind::Cells: return "cells";
     case ProtocolItemKind::Perturb: return "perturb";
+    case ProtocolItemKind::Case: return "case";
   }
   return "?";
 }

@@ -280,7 +280,7 @@ struct DefSection : Section {
   bool exact = false;
 };
 
-enum class ProtocolItemKind { Seeds, Repeats, Dims, Values, Layouts, Cells, Perturb };
+enum class ProtocolItemKind { Seeds, Repeats, Dims, Values, Layouts, Cells, Perturb, Case };
 const char* protocolKeyword(ProtocolItemKind kind);
 
 // `R in {1, 3}`, `x ~ normal(0, 1)`, `x in {contiguous}`
@@ -288,12 +288,13 @@ struct ProtocolBinding {
   Target target;
   SetExprPtr set;
   SourceRange range;
+  bool tilde = false;  // `x ~ ...` (in a `case`, where both forms mix)
 };
 
 struct ProtocolItem {
   ProtocolItemKind kind = ProtocolItemKind::Seeds;
   SetExprPtr value;                       // Seeds, Repeats, Cells, Perturb
-  std::vector<ProtocolBinding> bindings;  // Dims, Values, Layouts
+  std::vector<ProtocolBinding> bindings;  // Dims, Values, Layouts, Case
   SourceRange range;
 };
 

@@ -293,6 +293,7 @@ class JsonDumper {
               json bj = node("binding", b.range);
               bj["target"] = target(b.target);
               bj["set"] = set(*b.set);
+              if (it.kind == ProtocolItemKind::Case) bj["relation"] = b.tilde ? "~" : "in";
               return bj;
             });
           return ij;

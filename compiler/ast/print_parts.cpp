@@ -64,7 +64,7 @@ std::string precisionText(const Precision& p) {
 }
 
 std::string bindingText(const ProtocolItem& item, const ProtocolBinding& b, const SetText& set) {
-  const char* rel = item.kind == ProtocolItemKind::Values ? " ~ " : " in ";
+  const char* rel = item.kind == ProtocolItemKind::Values || b.tilde ? " ~ " : " in ";
   return b.target.name + rel + set(*b.set);
 }
 

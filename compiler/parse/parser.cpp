@@ -41,7 +41,7 @@ struct TooDeep {
 bool isNameToken(size_t type) {
   using P = KContractParser;
   return type == P::NAME || type == P::KW_SEEDS || type == P::KW_REPEATS || type == P::KW_DIMS || type == P::KW_VALUES ||
-         type == P::KW_LAYOUTS || type == P::KW_CELLS || type == P::KW_PERTURB || type == P::KW_LAYOUT ||
+         type == P::KW_LAYOUTS || type == P::KW_CELLS || type == P::KW_PERTURB || type == P::KW_CASE || type == P::KW_LAYOUT ||
          type == P::KW_BACKEND || type == P::KW_FAILS || type == P::KW_ONLY || type == P::KW_WHEN || type == P::KW_WRONG ||
          type == P::KW_ERROR || type == P::KW_GROWS || type == P::KW_WITH || type == P::KW_DIFFERS || type == P::KW_RUN ||
          type == P::KW_TO || type == P::KW_IMPLEMENTS;

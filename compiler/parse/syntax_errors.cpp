@@ -19,7 +19,7 @@ bool isExpressionStart(size_t t) {
 bool isSoftKeyword(size_t t) {
   switch (t) {
     case P::KW_SEEDS: case P::KW_REPEATS: case P::KW_DIMS: case P::KW_VALUES: case P::KW_LAYOUTS:
-    case P::KW_CELLS: case P::KW_PERTURB: case P::KW_LAYOUT: case P::KW_BACKEND: case P::KW_FAILS:
+    case P::KW_CELLS: case P::KW_PERTURB: case P::KW_CASE: case P::KW_LAYOUT: case P::KW_BACKEND: case P::KW_FAILS:
     case P::KW_ONLY: case P::KW_WHEN: case P::KW_WRONG: case P::KW_ERROR: case P::KW_GROWS: case P::KW_WITH:
     case P::KW_DIFFERS: case P::KW_RUN: case P::KW_TO: case P::KW_IMPLEMENTS:
       return true;
@@ -107,7 +107,8 @@ const ItemUsage kScopeItems[] = {
 const ItemUsage kProtocolItems[] = {
     {"seeds", "seeds N or seeds {S1, S2}"}, {"repeats", "repeats N"}, {"dims", "dims DIM in SET, ..."},
     {"values", "values TENSOR ~ DISTRIBUTION | ..., ..."}, {"layouts", "layouts TENSOR in {LAYOUT, ...}, ..."},
-    {"cells", "cells all, or cells sample(N) + boundary"}, {"perturb", "perturb NAME | ..."}};
+    {"cells", "cells all, or cells sample(N) + boundary"}, {"perturb", "perturb NAME | ..."},
+    {"case", "case DIM in {N, ...}, TENSOR ~ DISTRIBUTION, ..."}};
 const char* kSections = "scope, pre, post, oracle, tolerance, protocol or signature";
 
 template <size_t N>

@@ -397,6 +397,18 @@ ast::ProtocolItem Transformer::protocolItem(P::ProtocolItemContext* ctx) {
       it.kind = ast::ProtocolItemKind::Values;
       bindings(P::RuleValueBinding);
       return it;
+    case P::KW_CASE:
+      // caseBinding : dimBinding | valueBinding, each in its own form.
+      it.kind = ast::ProtocolItemKind::Case;
+      for (auto* cb : children::rules<antlr4::ParserRuleContext>(ctx, P::RuleCaseBinding)) {
+        auto* b = static_cast<antlr4::ParserRuleContext*>(cb->children[0]);
+        auto* name = static_cast<antlr4::ParserRuleContext*>(b->children[0]);
+        ast::ProtocolBinding pb{ast::Target{name->getStart()->getText(), loc_.range(name)},
+                                setExpr(static_cast<P::SetExprContext*>(b->children[2])), loc_.range(b)};
+        pb.tilde = b->getRuleIndex() == P::RuleValueBinding;
+        it.bindings.push_back(std::move(pb));
+      }
+      return it;
     default:  // layouts
       it.kind = ast::ProtocolItemKind::Layouts;
       bindings(P::RuleLayoutChoice);

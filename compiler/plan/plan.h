@@ -93,7 +93,7 @@ struct PostRef {
 struct Case {
   std::string id;      // <contract id>#<n>, n from 1
   size_t number = 0;   // n
-  std::string why;     // base | boundary | distribution | layout | dtype | perturb | special-values | large-index
+  std::string why;     // base | boundary | distribution | layout | dtype | perturb | special-values | grid-rows | large-index | case | problem
   std::vector<std::pair<std::string, int64_t>> dims;        // kernel order
   std::vector<std::pair<std::string, std::string>> dtypes;  // dtype variable -> dtype name
   std::vector<std::pair<std::string, size_t>> values;       // input -> index into TensorPlan::values

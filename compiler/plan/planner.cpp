@@ -43,6 +43,8 @@ class Planner : PlanState {
     p.derived = cases.size();
     if (cases.size() > o_.maxCases) cases.resize(o_.maxCases);
     p.dropped = p.derived - cases.size();
+    // Named cases are kept past the bound: the author asked for each one.
+    for (auto& ec : LargeIndexPlanner(*this).explicitCases()) cases.push_back(std::move(ec));
     if (!o_.problemDims.empty())
       for (auto& pc : LargeIndexPlanner(*this).casesAt(o_.problemDims, "problem")) cases.push_back(std::move(pc));
     for (size_t n = 0; n < cases.size(); ++n) CaseFinisher(*this).finish(cases[n], n + 1);

@@ -161,6 +161,8 @@ struct LargeIndexPlanner : PlanState {
   // One case per dtype choice at exactly `dims` (a value for every dim of the plan), at
   // contiguous layouts and the first distributions, unperturbed, with `why` (plan_problem.cpp).
   std::vector<Case> casesAt(const std::vector<std::pair<std::string, int64_t>>& dims, const std::string& why) const;
+  // The cases the protocol names with `case` (plan_explicit.cpp).
+  std::vector<Case> explicitCases() const;
   // Every input at its first distribution, every tensor at its contiguous layout.
   void plainInputs(Case& c) const;
   std::optional<ir::IntEnv> grow(const sema::TensorInfo& t, uint64_t target) const;

@@ -82,6 +82,13 @@ void dumpContract(std::ostringstream& out, const ContractInfo& c, bool sexpr) {
   for (const auto& b : pr.layouts) out << "  protocol layouts " << b.target << " in " << values(b.values) << origin(b.origin) << "\n";
   if (!pr.cells.empty()) out << "  protocol cells " << values(pr.cells) << "\n";
   for (const auto& b : pr.perturb) out << "  protocol perturb " << values(b.values) << origin(b.origin) << "\n";
+  for (const auto& ec : pr.cases) {
+    out << "  protocol case";
+    const char* sep = " ";
+    for (const auto& b : ec.dims) out << sep << b.target << " in " << values(b.values), sep = ", ";
+    for (const auto& b : ec.values) out << sep << b.target << " ~ " << values(b.values), sep = ", ";
+    out << origin(ec.origin) << "\n";
+  }
   for (const auto& s : c.signatures) {
     out << "  signature " << s.name << origin(s.origin) << "\n";
     for (const auto& cl : s.clauses) {

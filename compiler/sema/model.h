@@ -124,9 +124,18 @@ struct ProtocolBinding {
   SourceRange range;
 };
 
+// `case K in {4097}, a ~ cancel_rows(64, 127)`: cases the author asks for by name, beside
+// the covering ones; every dim or input it does not name takes its first protocol choice.
+struct ExplicitCase {
+  std::vector<ProtocolBinding> dims, values;
+  Origin origin;
+  SourceRange range;
+};
+
 struct ProtocolInfo {
   std::vector<ProtocolValue> seeds, repeats, cells;
   std::vector<ProtocolBinding> dims, values, layouts;
+  std::vector<ExplicitCase> cases;
   std::vector<ProtocolBinding> perturb;  // one per perturb item (target ""), with its origin
   // Who set seeds, repeats or cells: those settings shape every case, so such a class asked
   // for every case (plan::Plan::everywhere).

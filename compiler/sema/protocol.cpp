@@ -338,6 +338,40 @@ class ProtocolLowering {
     out.values.push_back(ProtocolBinding{b.target.name, std::move(values), origin, b.range});
   }
 
+  // A `case` item: its dims and inputs checked as a protocol's, each named once, dims given
+  // integers (a range or boundary() would be many cases: `dims` covers those), and no
+  // special(...) (special values are planned on their own cases: `values`).
+  void explicitCase(const ast::ProtocolItem& item, const Origin& origin, ProtocolInfo& out) {
+    ProtocolInfo one;
+    std::vector<std::string> seen;
+    for (const auto& b : item.bindings) {
+      if (known(seen, b.target.name)) {
+        diags_.report(DiagCode::BadProtocolTarget, b.target.range, "'" + b.target.name + "' is given twice in this case");
+        continue;
+      }
+      seen.push_back(b.target.name);
+      if (!b.tilde) {
+        dims(b, origin, one);
+        continue;
+      }
+      if (b.target.name == "*") {
+        diags_.report(DiagCode::BadProtocolTarget, b.target.range, "a case names each input it sets; '*' belongs in values");
+        continue;
+      }
+      values(b, origin, one);
+    }
+    for (const auto& d : one.dims)
+      for (const auto& v : d.values)
+        if (v.kind != V::Kind::Int)
+          diags_.report(DiagCode::BadProtocolValue, v.range,
+                        "a case gives '" + d.target + "' integers, as in case " + d.target + " in {4097}; ranges and boundary() belong in dims");
+    for (const auto& x : one.values)
+      for (const auto& v : x.values)
+        if (v.kind == V::Kind::Call && v.name == "special")
+          diags_.report(DiagCode::BadProtocolValue, v.range, "special(...) belongs in values, not in a case: special values are planned on cases of their own");
+    out.cases.push_back(ExplicitCase{std::move(one.dims), std::move(one.values), origin, item.range});
+  }
+
   void layouts(const ast::ProtocolBinding& b, const Origin& origin, ProtocolInfo& out) {
     if (!tensorTarget(b.target, false)) return;
     std::vector<V> values;
@@ -404,6 +438,9 @@ void lowerProtocol(const ast::ProtocolSection& section, const KernelInfo& kernel
         break;
       case ast::ProtocolItemKind::Layouts:
         for (const auto& b : item.bindings) p.layouts(b, origin, out);
+        break;
+      case ast::ProtocolItemKind::Case:
+        p.explicitCase(item, origin, out);
         break;
     }
   }

@@ -119,6 +119,7 @@ const EXPECTATIONS = [
   ['cells all', 'keyword.other.protocol.kcontract', 1, 'cells'],
   ['perturb', 'keyword.other.protocol.kcontract'],
   ['noise', 'support.constant.protocol.kcontract'],
+  ['case H', 'keyword.other.protocol.kcontract', 1, 'case'],
   ['repeats', 'keyword.other.protocol.kcontract'],
   ['signature', 'keyword.other.section.kcontract'],
   ['tail-mask', 'entity.name.function.signature.kcontract'],
