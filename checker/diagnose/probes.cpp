@@ -286,6 +286,18 @@ bool sumsExactOnIntegers(const ir::Node& n, const sema::ContractInfo& ct, bool& 
   return std::all_of(n.kids.begin(), n.kids.end(), [&](const ir::NodePtr& k) { return !k || sumsExactOnIntegers(*k, ct, anySum); });
 }
 
+// Whether the input `name` is read inside another read's index (an embedding's indices):
+// its values choose cells, and small integers would choose others.
+bool readAsIndex(const ir::Node& n, const std::string& name, bool inIndex) {
+  if (n.op == ir::Op::TensorRead && n.role == ir::Role::Input && inIndex && n.name == name) return true;
+  bool index = inIndex || n.op == ir::Op::TensorRead;
+  return std::any_of(n.kids.begin(), n.kids.end(), [&](const ir::NodePtr& k) { return k && readAsIndex(*k, name, index); });
+}
+
+bool readAsIndex(const sema::ContractInfo& ct, const std::string& name) {
+  return std::any_of(ct.oracle.begin(), ct.oracle.end(), [&](const sema::Definition& d) { return d.value && readAsIndex(*d.value, name, false); });
+}
+
 bool roundingRefutable(const sema::ContractInfo& ct) {
   bool anySum = false, sums = true, values = true;
   for (const auto& d : ct.oracle) {
@@ -304,12 +316,16 @@ Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, ui
   for (auto& [name, index] : v.values) {
     plan::TensorPlan* t = ctx.plan.tensor(name);
     if (!t || t->scalar) continue;
-    // Integer inputs (indices) keep their values; a dtype variable may be a float or not.
+    // Signed integer inputs are values to sum too (an int8 GEMM's: an f32 accumulator of
+    // their products rounds past 2^24) unless they are indices, which keep their values;
+    // a dtype variable may be a float or not.
     std::string dt = t->dtype;
     if (t->dtypeIsVar)
       for (const auto& [var, d] : c.dtypes)
         if (var == dt) dt = d;
-    if (dt != "f32" && dt != "f16" && dt != "bf16" && dt != "f64" && dt != "tf32") continue;
+    bool isFloat = dt == "f32" || dt == "f16" || dt == "bf16" || dt == "f64" || dt == "tf32";
+    bool isSigned = dt == "i8" || dt == "i16" || dt == "i32" || dt == "i64";
+    if (!isFloat && !(isSigned && !readAsIndex(*ctx.contract, name))) continue;
     plan::Distribution d;
     d.text = "small_ints(-1, 1)";
     d.value.kind = sema::ProtocolValue::Kind::Call;
@@ -327,7 +343,7 @@ Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, ui
   }
   std::string at = "#" + std::to_string(c.number) + " on inputs in -1..1 (exact in every dtype and summation order): ";
   if (!changed) {
-    log.push_back(at + "no float input to change");
+    log.push_back(at + "no value input to change");
     return Rounding::Unknown;
   }
   VariantRun r = runVariant(ctx, v, seed, marks);
