@@ -53,10 +53,10 @@ TEST_CASE("cuda backend: probe answers without initialising CUDA in this process
 
 TEST_CASE("cuda backend: prepare refuses what it cannot build, before touching a device", "[backend][cuda]") {
   auto be = makeBackend("cuda");
-  CHECK_THROWS_AS(be->prepare({"kernel.c", "kc_x"}), kc::backend::BackendError);
-  CHECK_THROWS_AS(be->prepare({"/nonexistent/kernel.so", "kc_x"}), kc::backend::BackendError);
+  CHECK_THROWS_AS(be->prepare({"kernel.c", "kc_x", {}}), kc::backend::BackendError);
+  CHECK_THROWS_AS(be->prepare({"/nonexistent/kernel.so", "kc_x", {}}), kc::backend::BackendError);
   if (!be->probe().available)  // no device: a .cu source cannot be built for one
-    CHECK_THROWS_AS(be->prepare({std::string(KC_SOURCE_DIR) + "/examples/softmax/softmax.cu", "kc_acme_softmax"}),
+    CHECK_THROWS_AS(be->prepare({std::string(KC_SOURCE_DIR) + "/examples/softmax/softmax.cu", "kc_acme_softmax", {}}),
                     kc::backend::BackendError);
   CHECK_FALSE(driverMapped());
 }

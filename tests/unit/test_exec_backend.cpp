@@ -76,6 +76,6 @@ TEST_CASE("exec spec: argv as written, errors named", "[backend][exec]") {
                     Catch::EndsWith("\"device_memory\" needs \"protocol\": \"kcontract-exec/2\""));
   auto be = makeBackend("exec");
   CHECK(be->probe().available);
-  CHECK_THROWS_AS(be->prepare({"kernel.c", "kc_x"}), kc::backend::BackendError);
+  CHECK_THROWS_AS(be->prepare({"kernel.c", "kc_x", {}}), kc::backend::BackendError);
   fs::remove_all(fs::path(path).parent_path());
 }

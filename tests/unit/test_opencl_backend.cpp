@@ -43,7 +43,7 @@ TEST_CASE("opencl backend: probe answers without loading an OpenCL driver in thi
 
 TEST_CASE("opencl backend: prepare refuses what it cannot build", "[backend][opencl]") {
   auto be = makeBackend("opencl");
-  CHECK_THROWS_AS(be->prepare({"kernel.cu", "kc_x"}), kc::backend::BackendError);
-  CHECK_THROWS_AS(be->prepare({"/nonexistent/kernel.so", "kc_x"}), kc::backend::BackendError);
+  CHECK_THROWS_AS(be->prepare({"kernel.cu", "kc_x", {}}), kc::backend::BackendError);
+  CHECK_THROWS_AS(be->prepare({"/nonexistent/kernel.so", "kc_x", {}}), kc::backend::BackendError);
 }
 

@@ -52,7 +52,7 @@ struct Fixture {
     fs::path dir = fs::temp_directory_path() / ("kc-test-worker-" + std::to_string(getpid()));
     fs::create_directories(dir);
     std::ofstream(dir / "twice.c") << kKernel;
-    prepared = be->prepare({(dir / "twice.c").string(), "kc_twice"});
+    prepared = be->prepare({(dir / "twice.c").string(), "kc_twice", {}});
     for (bool output : {false, true}) {
       kc::run::ArgSpec a;
       a.name = output ? "y" : "x";
