@@ -341,7 +341,7 @@ opExpr      : ( (INT | FLOAT | HEXFLOAT)                                        
                 | KW_LAYOUT | KW_BACKEND | KW_FAILS | KW_ONLY | KW_WHEN | KW_WRONG | KW_ERROR | KW_GROWS
                 | KW_WITH | KW_DIFFERS | KW_RUN | KW_TO | KW_IMPLEMENTS
                 | KW_SUM | KW_PROD | KW_MAX | KW_MIN
-                ) LPAREN (expr (COMMA expr)*)? RPAREN                               // call
+                ) (DOT anyWord)* LPAREN (expr (COMMA expr)*)? RPAREN                // call (an op: std.ops.gelu(z))
               | ( NAME | KW_SEEDS | KW_REPEATS | KW_DIMS | KW_VALUES | KW_LAYOUTS | KW_CELLS | KW_PERTURB | KW_CASE
                 | KW_LAYOUT | KW_BACKEND | KW_FAILS | KW_ONLY | KW_WHEN | KW_WRONG | KW_ERROR | KW_GROWS
                 | KW_WITH | KW_DIFFERS | KW_RUN | KW_TO | KW_IMPLEMENTS

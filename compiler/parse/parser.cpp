@@ -171,7 +171,7 @@ class GuardedParser : public KContractParser {
     size_t extra = 3;
     if (la == P::INT || la == P::FLOAT || la == P::HEXFLOAT) return extra + 1;  // number
     bool reducer = la == P::KW_SUM || la == P::KW_PROD || la == P::KW_MAX || la == P::KW_MIN;
-    bool call = _input->LA(2) == P::LPAREN;
+    bool call = _input->LA(2) == P::LPAREN || _input->LA(2) == P::DOT;  // f(…), std.ops.gelu(…)
     if (isNameToken(la)) return extra + (call ? 2 : 1);  // callee > ident, or ident
     if (reducer && call) {
       // reducer '(' binder ',' ...: a reduction (reducer); else a call (callee > reducer)

@@ -233,10 +233,15 @@ ast::ExprPtr Transformer::primary(P::OpExprContext* ctx, size_t& end) {
   const auto& children = ctx->children;
   antlr4::Token* first = ctx->getStart();
   size_t type = first->getType();
-  if (children.size() > 1 && children::isToken(children[1]) && children::symbol(children[1])->getType() == P::LPAREN &&
-      type != P::LPAREN) {
+  auto tokenAt = [&](size_t k, size_t t) {
+    return k < children.size() && children::isToken(children[k]) && children::symbol(children[k])->getType() == t;
+  };
+  // A dotted callee (an op applied in an oracle, std.ops.gelu(z)): '.' word pairs before '('.
+  size_t open = 1;
+  while (type != P::LPAREN && tokenAt(open, P::DOT)) open += 2;
+  if (children.size() > open && tokenAt(open, P::LPAREN) && type != P::LPAREN) {
     // A call or a reduction: the name, '(' ... ')'.
-    end = 2;
+    end = open + 1;
     while (!(children::isToken(children[end]) && children::symbol(children[end])->getType() == P::RPAREN)) ++end;
     ++end;
   } else {
@@ -286,7 +291,7 @@ ast::ExprPtr Transformer::primary(P::OpExprContext* ctx, size_t& end) {
     return node;
   }
   // A reduction, reducer '(' binder ',' expr ')', has a binder where a call has an argument.
-  if (end == 6 && !children::isToken(children[2]) &&
+  if (open == 1 && end == 6 && !children::isToken(children[2]) &&
       static_cast<antlr4::ParserRuleContext*>(children[2])->getRuleIndex() == P::RuleBinder) {
     auto node = make<ast::ReductionExpr>(r);
     node->op = first->getText();
@@ -296,8 +301,19 @@ ast::ExprPtr Transformer::primary(P::OpExprContext* ctx, size_t& end) {
   }
   // callee '(' (expr (',' expr)*)? ')'
   auto node = make<ast::CallExpr>(r);
-  node->callee = ast::Ident{first->getText(), loc_.range(first)};
-  for (size_t i = 2; i + 1 < end; i += 2) node->args.push_back(expr(exprChild(ctx, i)));
+  std::string callee = first->getText();
+  bool touching = true;
+  for (size_t k = 1; k < open; ++k) {
+    auto* rule = children::isToken(children[k]) ? nullptr : static_cast<antlr4::ParserRuleContext*>(children[k]);
+    const antlr4::Token* start = rule ? rule->getStart() : children::symbol(children[k]);
+    touching = touching && start->getStartIndex() == lastToken(children[k - 1])->getStopIndex() + 1;
+    callee += children[k]->getText();
+  }
+  if (!touching)
+    diags_.report(DiagCode::SpaceInName, loc_.span(first, lastToken(children[open - 1])),
+                  "the parts of the op name '" + callee + "' must touch: remove the spaces between them");
+  node->callee = ast::Ident{callee, open == 1 ? loc_.range(first) : loc_.span(first, lastToken(children[open - 1]))};
+  for (size_t i = open + 1; i + 1 < end; i += 2) node->args.push_back(expr(exprChild(ctx, i)));
   return node;
 }
 

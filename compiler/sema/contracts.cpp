@@ -4,6 +4,7 @@
 #include <set>
 
 #include "backends/backend_names.h"
+#include "compiler/sema/compose.h"
 #include "compiler/sema/lower_expr.h"
 #include "compiler/sema/protocol.h"
 
@@ -252,6 +253,10 @@ class ContractChecker {
         diags_.report(DiagCode::DuplicateSection, d.name.range, "'" + d.name.name + "' is defined twice");
         continue;
       }
+      if (const auto* call = opApplication(*d.value)) {
+        if (!applyOp(c, d, *call, part, out)) failed_.push_back(d.name.name);
+        continue;
+      }
       if (definesOutput && d.indices.size() != t->rank()) {
         diags_.report(DiagCode::OracleIncomplete, d.range,
                       "output '" + t->name + "' has rank " + std::to_string(t->rank()) + " but is defined with " +
@@ -307,6 +312,100 @@ class ContractChecker {
       def.range = d.range;
       out.push_back(std::move(def));
     }
+  }
+
+  // `h = std.ops.gelu(z)`: a definition whose whole value is a call with a dotted name.
+  static const ast::CallExpr* opApplication(const ast::Expr& e) {
+    if (e.kind != ast::ExprKind::Call) return nullptr;
+    const auto& call = static_cast<const ast::CallExpr&>(e);
+    return call.callee.name.find('.') != std::string::npos ? &call : nullptr;
+  }
+
+  // Inlines the applied op's oracle as definitions `h` and `h.NAME` (sema/compose.h).
+  bool applyOp(ContractInfo& c, const ast::Definition& d, const ast::CallExpr& call, Part part,
+               std::vector<Definition>& out) {
+    const std::string& name = call.callee.name;
+    auto report = [&](SourceRange r, const std::string& m) {
+      diags_.report(DiagCode::BadOpApplication, r, m);
+      return false;
+    };
+    if (part != Part::Oracle) return report(call.range, "an op is applied only in an oracle section: " + name + "(...) is the op's oracle");
+    if (d.hasIndices)
+      return report(d.range, "write '" + d.name.name + " = " + name + "(...)' without indices: '" + d.name.name +
+                                 "' takes the indices of the op's output");
+    auto op = symbols_.ops.find(name);
+    const KernelInfo* callee = program_.kernel(name);
+    if (op == symbols_.ops.end() || !callee) return report(call.callee.range, "unknown op '" + name + "': import the module that declares it");
+    if (std::find(applying_.begin(), applying_.end(), name) != applying_.end())
+      return report(call.callee.range, "the op '" + name + "' is applied inside its own oracle");
+    std::vector<const TensorInfo*> inputs, outputs;
+    for (const auto& t : callee->tensors) (t.output ? outputs : inputs).push_back(&t);
+    if (outputs.size() != 1) return report(call.callee.range, "only an op with one output can be applied; '" + name + "' has " + std::to_string(outputs.size()));
+    if (call.args.size() != inputs.size())
+      return report(call.range, "'" + name + "' takes " + std::to_string(inputs.size()) + " inputs, but " +
+                                    std::to_string(call.args.size()) + " arguments are given");
+    std::vector<OpArgument> args;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      const ast::Expr& e = *call.args[k];
+      OpArgument a;
+      a.range = e.range;
+      if (inputs[k]->rank() == 0) {
+        LoweringContext ctx{c.kernel, part, &out, &c.tolerance, false, &failed_};
+        ExprLowering lower(diags_, ctx);
+        a.kind = OpArgument::Kind::Scalar;
+        a.value = lower.lower(e);
+        if (!a.value) return false;
+        if (a.value->type != ir::Type::Int && a.value->type != ir::Type::Real)
+          return report(e.range, "the op's input '" + inputs[k]->name + "' is a number; this argument is not");
+      } else {
+        const std::string arg = e.kind == ast::ExprKind::Name ? static_cast<const ast::NameExpr&>(e).name : "";
+        const TensorInfo* t = arg.empty() ? nullptr : c.kernel->tensor(arg);
+        auto def = std::find_if(out.begin(), out.end(), [&](const Definition& x) { return x.name == arg; });
+        if (t && !t->output) {
+          a.name = t->name, a.role = ir::Role::Input, a.dtype = t->dtype, a.dtypeIsVar = t->dtypeIsVar;
+          for (const auto& s : t->shape) a.extents.push_back(s.get());
+        } else if (def != out.end()) {
+          a.name = def->name, a.role = ir::Role::Local;
+          for (const auto& x : def->extents) a.extents.push_back(x.get());
+        } else {
+          return report(e.range, "the op's input '" + inputs[k]->name + "' has rank " + std::to_string(inputs[k]->rank()) +
+                                     ": give it a kernel input or an earlier definition of the oracle, by name");
+        }
+      }
+      args.push_back(std::move(a));
+    }
+    const auto* oracle = findSection<ast::DefSection>(op->second->sections, ast::SectionKind::Oracle);
+    if (!oracle) return report(call.callee.range, "the op '" + name + "' has no oracle to apply");
+    ContractInfo inner;  // the op's oracle, lowered against the op's own signature
+    inner.kernel = callee;
+    size_t errors = diags_.errorCount();
+    applying_.push_back(name);
+    std::vector<std::string> outerFailed = std::move(failed_);  // the op's names are its own
+    failed_.clear();
+    definitions(inner, *oracle, Part::Oracle, inner.oracle);
+    failed_ = std::move(outerFailed);
+    applying_.pop_back();
+    if (diags_.errorCount() != errors) return false;
+    if (std::none_of(inner.oracle.begin(), inner.oracle.end(), [&](const Definition& x) { return x.name == outputs[0]->name; }))
+      return report(call.callee.range, "the op '" + name + "' has no oracle definition of its output '" + outputs[0]->name + "' to apply");
+    size_t first = out.size();
+    if (!inlineOracle(*callee, inner.oracle, args, d.name.name, call.range, diags_, out)) return false;
+    // An output defined by the application (y = std.ops.softmax(g)) must come out in its shape.
+    const TensorInfo* t = c.kernel->tensor(d.name.name);
+    if (!t) return true;
+    auto def = std::find_if(out.begin() + first, out.end(), [&](const Definition& x) { return x.name == t->name; });
+    bool same = def != out.end() && def->extents.size() == t->rank();
+    for (size_t k = 0; same && k < t->rank(); ++k)
+      same = def->extents[k] && ir::print(*def->extents[k]) == ir::print(*t->shape[k]);
+    if (same) return true;
+    std::string shape, declared;
+    for (size_t k = 0; def != out.end() && k < def->extents.size(); ++k)
+      shape += (k ? ", " : "") + (def->extents[k] ? ir::print(*def->extents[k]) : std::string("?"));
+    for (size_t k = 0; k < t->rank(); ++k) declared += (k ? ", " : "") + ir::print(*t->shape[k]);
+    out.erase(out.begin() + first, out.end());
+    return report(d.range, "'" + name + "' gives '" + t->name + "' the shape [" + shape + "], but '" + t->name +
+                               "' is declared [" + declared + "]; apply the op to a definition and define '" + t->name +
+                               "' from it");
   }
 
   void checkOracle(ContractInfo& c, const ast::DefSection& s) {
@@ -508,6 +607,7 @@ class ContractChecker {
   Program& program_;
   DiagnosticEngine& diags_;
   std::vector<std::string> failed_;  // definitions of the current contract that failed
+  std::vector<std::string> applying_;  // the ops whose oracles are being inlined, outermost first
 };
 
 }  // namespace

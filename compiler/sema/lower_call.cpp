@@ -52,6 +52,12 @@ NodePtr ExprLowering::integerQuotient(const std::string& f, NodePtr x, SourceRan
 
 NodePtr ExprLowering::call(const ast::CallExpr& e) {
   const std::string& f = e.callee.name;
+  if (f.find('.') != std::string::npos) {  // an op application: only a whole oracle definition (sema/compose.h)
+    diags_.report(DiagCode::BadOpApplication, e.range,
+                  "an op is applied only as a whole definition of an oracle or tolerance section: h = " + f +
+                      "(x, ...), then read h[i, ...]");
+    return nullptr;
+  }
   if ((f == "max" || f == "min" || f == "sum") && e.args.size() == 1) {
     NodePtr whole = wholeTensor(*e.args[0]);
     if (!whole) return nullptr;
