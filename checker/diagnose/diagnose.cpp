@@ -180,7 +180,8 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
   ProbeContext& ctx = *in.probes;
   // Candidates: failing cases whose failure is in the values they wrote. Preferred: one whose
   // shape the tail re-run can vary, then the largest up to 16 MiB (every part of the kernel
-  // runs and re-runs stay cheap), else the smallest.
+  // runs and re-runs stay cheap), else the smallest; a grid-rows case (65,537 rows of almost
+  // nothing, made for the launch limit, which its own re-run probes) only when no other fails.
   constexpr uint64_t kProbeBytes = 16ull << 20;
   std::vector<std::pair<const CaseResult*, const plan::Case*>> order;
   for (const CaseResult* r : failing) {
@@ -190,6 +191,8 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
   std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
     const plan::Case& a = *x.second;
     const plan::Case& b = *y.second;
+    bool aGrid = a.why == "grid-rows", bGrid = b.why == "grid-rows";
+    if (aGrid != bGrid) return bGrid;
     if (tailProbeable(a) != tailProbeable(b)) return tailProbeable(a);
     bool aFits = a.memoryBytes <= kProbeBytes, bFits = b.memoryBytes <= kProbeBytes;
     if (aFits != bFits) return aFits;

@@ -169,9 +169,13 @@ std::optional<std::string> ignoresScaleInput(ProbeContext& ctx, const plan::Case
   VariantRun base = runVariant(ctx, c, seed, marks);
   if (!failed(base)) return std::nullopt;
   int64_t outputCells = outputCellCount(base);
+  size_t outputRank = 0;
+  for (const auto& a : base.setup.args)
+    if (a.output) outputRank = std::max(outputRank, a.shape.size());
   for (const run::ArgSpec* x : floatInputs(base)) {
-    // A scale has fewer cells than the result it scales (per row, per column, per tensor).
-    if (x->numel() >= outputCells) continue;
+    // A scale has fewer cells than the result it scales (per row, per column, per tensor),
+    // or fewer dims: a per-column scale of a one-row result has as many cells as it.
+    if (x->numel() >= outputCells && x->shape.size() >= outputRank) continue;
     InputEdit edit;
     edit.scaleInput = x->name;
     edit.scaleBy = 2;

@@ -189,9 +189,11 @@ std::vector<Case> LargeIndexPlanner::largeIndexCases() {
 // block per row in y fails to launch past it (an error it may ignore: the rows stay
 // unwritten). One case per dtype puts the kernel's row dim (the first dim of its first output,
 // plan/batch.h) at 65,537 = 2^16 + 1, past the limit and not a multiple of any power of two
-// tile, with the other dims at a small size (a friendly one of at most kGridRowLength = 32), so the
-// case costs megabytes. Planned here rather than in a protocol's dims, whose values would be paired with
-// every value of the other dims.
+// tile, with the other dims small, so the case costs megabytes: the first of them at a friendly
+// size of at most kGridRowLength = 32, every later one at its smallest size (a bmm's rows are
+// 32 x 1 x 1, not 32 x 32 x 32: 65,537 of those would be hundreds of MiB and, on the host, a
+// minute of oracle). Planned here rather than in a protocol's dims, whose values would be
+// paired with every value of the other dims.
 std::vector<Case> LargeIndexPlanner::gridRowCases() {
   const sema::KernelInfo& k = *c_.kernel;
   std::optional<std::string> rows = batchDim(k);
@@ -206,10 +208,12 @@ std::vector<Case> LargeIndexPlanner::gridRowCases() {
   }
   if (v < rd->lo || v > rd->hi) return {};
   Case c;
+  bool firstOther = true;
   for (const auto& d : plan_.dims) {
     int64_t x = v;
     if (d.name != *rows) {
-      x = std::min<int64_t>(friendlyValue(d), kGridRowLength);
+      x = firstOther ? std::min<int64_t>(friendlyValue(d), kGridRowLength) : 1;
+      firstOther = false;
       // Never below the protocol's smallest size: a dim the contract's values depend on
       // (embedding's V, whose indices go up to 99) keeps the sizes those values fit.
       for (int64_t cand : d.candidates)
