@@ -45,4 +45,38 @@ std::optional<int64_t> evalInt(const Node& n, const IntEnv& env) {
   }
 }
 
+std::optional<bool> evalCond(const Node& n, const IntEnv& env) {
+  switch (n.op) {
+    case Op::ConstBool: return n.b;
+    case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq: case Op::Ne: {
+      auto a = evalInt(*n.kids[0], env);
+      auto b = evalInt(*n.kids[1], env);
+      if (!a || !b) return std::nullopt;
+      switch (n.op) {
+        case Op::Lt: return *a < *b;
+        case Op::Le: return *a <= *b;
+        case Op::Gt: return *a > *b;
+        case Op::Ge: return *a >= *b;
+        case Op::Eq: return *a == *b;
+        default: return *a != *b;
+      }
+    }
+    case Op::Not: {
+      auto a = evalCond(*n.kids[0], env);
+      if (!a) return std::nullopt;
+      return !*a;
+    }
+    case Op::And: case Op::Or: case Op::Implies: {
+      std::optional<bool> a = evalCond(*n.kids[0], env);
+      std::optional<bool> b = evalCond(*n.kids[1], env);
+      if (n.op == Op::Implies && a) a = !*a;  // a => b is !a || b
+      const bool decides = n.op != Op::And;   // the operand value that settles the result
+      if ((a && *a == decides) || (b && *b == decides)) return decides;
+      if (a && b) return !decides;
+      return std::nullopt;
+    }
+    default: return std::nullopt;
+  }
+}
+
 }  // namespace kc::ir

@@ -130,6 +130,7 @@ struct Plan {
   std::vector<Case> cases;
   size_t derived = 0;  // cases derived before the bound
   size_t dropped = 0;  // derived - kept
+  size_t breakingPre = 0;  // cases left out because their dims break a precondition
   size_t maxCases = 256;
 
   const TensorPlan* tensor(const std::string& name) const;

@@ -46,9 +46,20 @@ uint64_t PlanState::elements(const sema::TensorInfo& t, const ir::IntEnv& env) c
   return n;
 }
 
-void PlanState::measure(Case& c) const {
+ir::IntEnv PlanState::dimsEnv(const Case& c) {
   ir::IntEnv env;
   for (const auto& [n, v] : c.dims) env[n] = v;
+  return env;
+}
+
+bool PlanState::dimsMayMeetPre(const ir::IntEnv& env) const {
+  for (const auto& pre : c_.pre)
+    if (ir::evalCond(*pre.expr, env) == false) return false;
+  return true;
+}
+
+void PlanState::measure(Case& c) const {
+  ir::IntEnv env = dimsEnv(c);
   c.memoryBytes = 0;
   c.maxElements = 0;
   c.outputCells = 0;

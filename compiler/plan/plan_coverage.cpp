@@ -12,7 +12,14 @@ namespace kc::plan::detail {
 std::vector<Case> CoveragePlanner::coverageCases() {
   std::vector<size_t> sizes;
   for (const auto& d : plan_.dims) sizes.push_back(d.candidates.size());
-  std::vector<std::vector<size_t>> tuples = pairwiseTuples(sizes);
+  // Dims that break a precondition over dims only are never paired.
+  TupleFilter mayHold = [&](const std::vector<size_t>& t) {
+    ir::IntEnv env;
+    for (size_t d = 0; d < t.size(); ++d)
+      if (t[d] != kUnassigned) env[plan_.dims[d].name] = plan_.dims[d].candidates[t[d]];
+    return dimsMayMeetPre(env);
+  };
+  std::vector<std::vector<size_t>> tuples = pairwiseTuples(sizes, c_.pre.empty() ? TupleFilter{} : mayHold);
   bool tiled = std::any_of(plan_.dims.begin(), plan_.dims.end(), [](const DimPlan& d) { return !d.tiles.empty(); });
 
   std::vector<Case> cases;

@@ -119,6 +119,7 @@ nlohmann::ordered_json planJson(const Plan& p) {
   j["cases_derived"] = p.derived;
   j["cases_kept"] = p.cases.size();
   j["cases_dropped"] = p.dropped;
+  if (p.breakingPre) j["cases_breaking_pre"] = p.breakingPre;
   j["max_cases"] = p.maxCases;
   J dims = J::array();
   for (const auto& d : p.dims) {

@@ -3,6 +3,7 @@
 #include "compiler/plan/planner_parts.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace kc::plan::detail {
 
@@ -163,14 +164,15 @@ std::pair<std::vector<size_t>, size_t> Greedy::choose(const Case& c, bool tail) 
 
 namespace kc::plan {
 
-std::vector<std::vector<size_t>> pairwiseTuples(const std::vector<size_t>& sizes) {
+std::vector<std::vector<size_t>> pairwiseTuples(const std::vector<size_t>& sizes, const TupleFilter& mayHold) {
   const size_t k = sizes.size();
   std::vector<std::vector<size_t>> out;
   if (k == 0) return {{}};
   for (size_t s : sizes)
     if (s == 0) return out;
   if (k == 1) {
-    for (size_t v = 0; v < sizes[0]; ++v) out.push_back({v});
+    for (size_t v = 0; v < sizes[0]; ++v)
+      if (!mayHold || mayHold({v})) out.push_back({v});
     return out;
   }
   // uncovered[a][b][va * sizes[b] + vb] for a < b
@@ -193,22 +195,37 @@ std::vector<std::vector<size_t>> pairwiseTuples(const std::vector<size_t>& sizes
       for (size_t b = a + 1; b < k && !found; ++b)
         for (size_t i = 0; i < uncovered[a][b].size() && !found; ++i)
           if (uncovered[a][b][i]) A = a, B = b, VA = i / sizes[b], VB = i % sizes[b], found = true;
-    const size_t none = static_cast<size_t>(-1);
-    std::vector<size_t> t(k, none);
+    std::vector<size_t> t(k, kUnassigned);
     t[A] = VA;
     t[B] = VB;
     // Every other dim, in order: the value that covers the most open pairs with the dims
-    // fixed so far (the smallest such value on a tie).
-    for (size_t d = 0; d < k; ++d) {
-      if (t[d] != none) continue;
-      size_t best = 0, bestGain = 0;
+    // fixed so far (the smallest such value on a tie), backtracking where `mayHold` refutes
+    // the partial tuple. A pair no tuple completes within the search budget is given up.
+    size_t budget = 100000;
+    std::function<bool(size_t)> fill = [&](size_t d) -> bool {
+      while (d < k && (d == A || d == B)) ++d;
+      if (d == k) return true;
+      std::vector<std::pair<size_t, size_t>> order;  // (gain, value)
       for (size_t v = 0; v < sizes[d]; ++v) {
         size_t gain = 0;
         for (size_t e = 0; e < k; ++e)
-          if (e != d && t[e] != none && open(d, v, e, t[e])) ++gain;
-        if (gain > bestGain) best = v, bestGain = gain;
+          if (e != d && t[e] != kUnassigned && open(d, v, e, t[e])) ++gain;
+        order.emplace_back(gain, v);
       }
-      t[d] = best;
+      std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+      for (const auto& [gain, v] : order) {
+        if (budget == 0) break;
+        --budget;
+        t[d] = v;
+        if ((!mayHold || mayHold(t)) && fill(d + 1)) return true;
+      }
+      t[d] = kUnassigned;
+      return false;
+    };
+    if ((mayHold && !mayHold(t)) || !fill(0)) {
+      uncovered[A][B][VA * sizes[B] + VB] = 0;
+      --left;
+      continue;
     }
     for (size_t a = 0; a < k; ++a)
       for (size_t b = a + 1; b < k; ++b) {

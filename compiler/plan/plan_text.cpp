@@ -55,6 +55,8 @@ void planText(std::ostringstream& out, const Plan& p) {
   out << "  kernel " << p.kernel << "  seed " << p.seed << "  " << p.cases.size() << " case"
       << (p.cases.size() == 1 ? "" : "s");
   if (p.dropped) out << " (" << p.dropped << " of " << p.derived << " dropped: at most " << p.maxCases << " per contract)";
+  if (p.breakingPre)
+    out << " (" << p.breakingPre << " more left out: their dims break a precondition)";
   out << "\n";
   for (const auto& d : p.dims) {
     out << "  dim " << d.name << " in " << d.lo << ".." << d.hi << (d.narrowed ? " (scope)" : "") << ": "

@@ -40,13 +40,16 @@ class Planner : PlanState {
     std::vector<Case> cases = CoveragePlanner(*this).coverageCases();
     for (auto& gc : LargeIndexPlanner(*this).gridRowCases()) cases.push_back(std::move(gc));
     for (auto& lc : LargeIndexPlanner(*this).largeIndexCases()) cases.push_back(std::move(lc));
+    leaveOutBreakingPre(cases);
     p.derived = cases.size();
     if (cases.size() > o_.maxCases) cases.resize(o_.maxCases);
     p.dropped = p.derived - cases.size();
     // Named cases are kept past the bound: the author asked for each one.
-    for (auto& ec : LargeIndexPlanner(*this).explicitCases()) cases.push_back(std::move(ec));
+    std::vector<Case> named = LargeIndexPlanner(*this).explicitCases();
     if (!o_.problemDims.empty())
-      for (auto& pc : LargeIndexPlanner(*this).casesAt(o_.problemDims, "problem")) cases.push_back(std::move(pc));
+      for (auto& pc : LargeIndexPlanner(*this).casesAt(o_.problemDims, "problem")) named.push_back(std::move(pc));
+    leaveOutBreakingPre(named);
+    for (auto& nc : named) cases.push_back(std::move(nc));
     for (size_t n = 0; n < cases.size(); ++n) CaseFinisher(*this).finish(cases[n], n + 1);
     p.cases = std::move(cases);
     return p;
@@ -104,6 +107,14 @@ class Planner : PlanState {
   }
 
  private:
+  // No input meets a precondition the case's dims already break: such a case is not made.
+  void leaveOutBreakingPre(std::vector<Case>& cases) {
+    size_t before = cases.size();
+    cases.erase(std::remove_if(cases.begin(), cases.end(), [&](const Case& c) { return !dimsMayMeetPre(dimsEnv(c)); }),
+                cases.end());
+    plan_.breakingPre += before - cases.size();
+  }
+
   // Where an alternative with this text sits in `list`; appended when missing.
   template <typename T, typename Text>
   static size_t indexOf(std::vector<T>& list, const std::string& text, Text textOf, T fallback) {

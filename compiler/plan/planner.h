@@ -2,6 +2,7 @@
 // Derives measurement plans from the semantic model (docs/language.md, "Measurement plans"),
 // and prints them. Deterministic: the same contract and seed give byte-identical output.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,8 +65,12 @@ DimPlan dimCandidates(const sema::DimInfo& range, bool narrowed, const std::vect
 
 // A deterministic greedy covering of every pair of values of every two dimensions:
 // sizes[d] values for dim d; each tuple holds one value index per dim. One dim: every
-// value; no dims: one empty tuple.
-std::vector<std::vector<size_t>> pairwiseTuples(const std::vector<size_t>& sizes);
+// value; no dims: one empty tuple. With `mayHold`, every tuple is one it does not refute
+// (it sees partial tuples, kUnassigned for the dims not chosen yet), and a pair that no such
+// tuple holds is left out.
+constexpr size_t kUnassigned = static_cast<size_t>(-1);
+using TupleFilter = std::function<bool(const std::vector<size_t>&)>;
+std::vector<std::vector<size_t>> pairwiseTuples(const std::vector<size_t>& sizes, const TupleFilter& mayHold = {});
 
 // A protocol value as the language writes it: normal(0, 1), special(nan: 1%), 1..8.
 std::string valueText(const sema::ProtocolValue& v);

@@ -69,6 +69,11 @@ struct PlanState {
   uint64_t elements(const sema::TensorInfo& t, const ir::IntEnv& env) const;
   // Element counts, storage and memory of every tensor under the case's dims and layouts.
   void measure(Case& c) const;
+  // False when the dims (those bound in `env`) already break a precondition over dims only
+  // (`L + 2 * P >= D * (K - 1) + 1`): no input can meet it, so no case is made there.
+  bool dimsMayMeetPre(const ir::IntEnv& env) const;
+  // The case's dims as an environment.
+  static ir::IntEnv dimsEnv(const Case& c);
   // Whether the case draws some input from a special-values distribution.
   bool hasSpecial(const Case& c) const;
   // Adds the postconditions the case tests: every one, or with special values only those of

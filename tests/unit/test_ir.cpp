@@ -539,6 +539,28 @@ TEST_CASE("evalInt gives nullopt on overflow, never a wrapped number", "[ir][eva
   CHECK(evalInt(*bin(Op::Sub, Type::Int, dim("N"), dim("N")), env) == 0);
 }
 
+TEST_CASE("evalCond decides conditions over dims, and refutes a partial assignment where it can", "[ir][eval]") {
+  // L + 2 * P >= K
+  auto fits = [] {
+    return bin(Op::Ge, Type::Bool, bin(Op::Add, Type::Int, dim("L"), bin(Op::Mul, Type::Int, i64(2), dim("P"))), dim("K"));
+  };
+  CHECK(evalCond(*fits(), {{"L", 1}, {"P", 1}, {"K", 3}}) == true);
+  CHECK(evalCond(*fits(), {{"L", 1}, {"P", 0}, {"K", 3}}) == false);
+  CHECK_FALSE(evalCond(*fits(), {{"L", 1}, {"K", 3}}).has_value());  // P unbound
+  // A conjunction with one false side is false whatever the other; with an unknown true side, unknown.
+  auto conj = [&](Op op) { return bin(op, Type::Bool, fits(), bin(Op::Eq, Type::Bool, dim("S"), i64(2))); };
+  CHECK(evalCond(*conj(Op::And), {{"S", 1}}) == false);
+  CHECK_FALSE(evalCond(*conj(Op::And), {{"S", 2}}).has_value());
+  CHECK(evalCond(*conj(Op::Or), {{"S", 2}}) == true);
+  CHECK_FALSE(evalCond(*conj(Op::Or), {{"S", 1}}).has_value());
+  // a => b: true when a is false or b true; false only when both are known.
+  CHECK(evalCond(*conj(Op::Implies), {{"L", 1}, {"P", 0}, {"K", 3}}) == true);
+  CHECK(evalCond(*conj(Op::Implies), {{"L", 5}, {"P", 0}, {"K", 3}, {"S", 1}}) == false);
+  CHECK(evalCond(*un(Op::Not, Type::Bool, fits()), {{"L", 1}, {"P", 0}, {"K", 3}}) == true);
+  // Anything that reads a tensor is never decided.
+  CHECK_FALSE(evalCond(*bin(Op::Gt, Type::Bool, read("x", Role::Input, list(i64(0))), i64(0)), {}).has_value());
+}
+
 TEST_CASE("evalInt gives nullopt for modulo by zero, negative powers and non-integer nodes", "[ir][eval]") {
   IntEnv env{{"N", 0}};
   CHECK_FALSE(evalInt(*bin(Op::Mod, Type::Int, i64(5), dim("N")), env).has_value());

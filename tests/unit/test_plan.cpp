@@ -202,6 +202,25 @@ TEST_CASE("plan: the dimension tuples cover every pair of candidate values", "[p
   }
   CHECK(kc::plan::pairwiseTuples({}).size() == 1);
 
+  // With a filter: no tuple it refutes, and every pair some allowed tuple holds is covered.
+  // The rule: dims 0 and 1 may not both be at their last value, and dim 2 must differ from dim 3.
+  std::vector<size_t> sizes{3, 4, 2, 2};
+  auto allowed = [](const std::vector<size_t>& t) {
+    auto set = [&](size_t d) { return t[d] != kc::plan::kUnassigned; };
+    if (set(0) && set(1) && t[0] == 2 && t[1] == 3) return false;
+    return !(set(2) && set(3) && t[2] == t[3]);
+  };
+  auto tuples = kc::plan::pairwiseTuples(sizes, allowed);
+  for (const auto& t : tuples) CHECK(allowed(t));
+  for (size_t a = 0; a < sizes.size(); ++a)
+    for (size_t b = a + 1; b < sizes.size(); ++b)
+      for (size_t va = 0; va < sizes[a]; ++va)
+        for (size_t vb = 0; vb < sizes[b]; ++vb) {
+          bool possible = !(a == 0 && b == 1 && va == 2 && vb == 3) && !(a == 2 && b == 3 && va == vb);
+          bool met = std::any_of(tuples.begin(), tuples.end(), [&](const auto& t) { return t[a] == va && t[b] == vb; });
+          CHECK(met == possible);
+        }
+
   // Through a contract: every pair of (M, N, K) candidates appears in some case.
   auto p = planText(R"(kcontract 1
 
