@@ -154,4 +154,18 @@ void addOrigin(std::vector<std::string>& list, const std::string& id) {
   if (std::find(list.begin(), list.end(), id) == list.end()) list.push_back(id);
 }
 
+bool PlanState::bareShapeEntry(const std::string& dim) const {
+  for (const auto& t : c_.kernel->tensors)
+    for (const auto& e : t.shape)
+      if (e->op == ir::Op::Dim && e->name == dim) return true;
+  return false;
+}
+
+int64_t PlanState::leastSize(const DimPlan& d) const {
+  if (d.lo == 0 && !bareShapeEntry(d.name)) return 0;
+  for (int64_t x : d.candidates)
+    if (x >= 1) return x;
+  return std::min(std::max<int64_t>(d.lo, 1), d.hi);
+}
+
 }  // namespace kc::plan::detail

@@ -42,15 +42,7 @@ std::optional<int64_t> smallestPast(const DimPlan& d, int64_t from, uint64_t tar
 // passes (the order that needs the fewest elements in all).
 std::optional<ir::IntEnv> LargeIndexPlanner::grow(const sema::TensorInfo& t, uint64_t target) const {
   ir::IntEnv base;
-  for (const auto& d : plan_.dims) {
-    int64_t v = std::min(std::max<int64_t>(d.lo, 1), d.hi);
-    for (int64_t x : d.candidates)
-      if (x >= 1) {
-        v = x;
-        break;
-      }
-    base[d.name] = v;
-  }
+  for (const auto& d : plan_.dims) base[d.name] = leastSize(d);
   std::vector<const DimPlan*> dims;  // of this tensor, in kernel order
   for (const auto& d : plan_.dims) {
     bool used = false;
@@ -58,6 +50,13 @@ std::optional<ir::IntEnv> LargeIndexPlanner::grow(const sema::TensorInfo& t, uin
       ir::walk(*e, [&](const ir::Node& n) { used = used || (n.op == ir::Op::Dim && n.name == d.name); });
     if (used) dims.push_back(&d);
   }
+  // A tensor grows through its extents, not through a stride, padding, dilation or group
+  // count (dims that are no shape entry of their own): a padding of 1024 makes a large output
+  // of zeros, not a large problem. Those stay at their least size when any extent can grow.
+  std::vector<const DimPlan*> extents;
+  for (const DimPlan* d : dims)
+    if (bareShapeEntry(d->name)) extents.push_back(d);
+  if (!extents.empty()) dims = std::move(extents);
   std::stable_sort(dims.begin(), dims.end(),
                    [](const DimPlan* a, const DimPlan* b) { return a->hi - a->lo > b->hi - b->lo; });
   auto total = [&](const ir::IntEnv& env) {  // every tensor's elements: the case's size
@@ -78,11 +77,25 @@ std::optional<ir::IntEnv> LargeIndexPlanner::grow(const sema::TensorInfo& t, uin
     if (!best || total(env) < total(*best)) best = env;
   }
   if (best) return best;
-  // Dims in turn, in every order (a tensor has a few dims), keeping the smallest case: the
-  // order decides which other tensors grow with it (an embedding's table grows with D, not N).
+  // Dims in turn, in every order, keeping the smallest case: the order decides which other
+  // tensors grow with it (an embedding's table grows with D, not N). Past kEveryOrderDims dims
+  // (a convolution's output has 15) every order would be too many: each dim first, the others
+  // in the order above.
+  std::vector<std::vector<size_t>> orders;
   std::vector<size_t> order(dims.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  do {
+  if (dims.size() <= kEveryOrderDims) {
+    do orders.push_back(order);
+    while (std::next_permutation(order.begin(), order.end()));
+  } else {
+    for (size_t first = 0; first < dims.size(); ++first) {
+      std::vector<size_t> o{first};
+      for (size_t i = 0; i < dims.size(); ++i)
+        if (i != first) o.push_back(i);
+      orders.push_back(std::move(o));
+    }
+  }
+  for (const auto& order : orders) {
     ir::IntEnv env = base;
     std::vector<const DimPlan*> grown;
     for (size_t i : order) {
@@ -108,7 +121,7 @@ std::optional<ir::IntEnv> LargeIndexPlanner::grow(const sema::TensorInfo& t, uin
       if (!best || total(env) < total(*best)) best = env;
       break;
     }
-  } while (std::next_permutation(order.begin(), order.end()));
+  }
   return best;
 }
 
@@ -212,16 +225,13 @@ std::vector<Case> LargeIndexPlanner::gridRowCases() {
   for (const auto& d : plan_.dims) {
     int64_t x = v;
     if (d.name != *rows) {
-      x = firstOther ? std::min<int64_t>(friendlyValue(d), kGridRowLength) : 1;
+      // Never below the least size (leastSize): a dim the contract's values depend on
+      // (embedding's V, whose indices go up to 99) keeps the sizes those values fit, and a
+      // padding stays 0.
+      const int64_t least = leastSize(d);
+      x = firstOther ? std::max<int64_t>(std::min<int64_t>(friendlyValue(d), kGridRowLength), least) : least;
       firstOther = false;
-      // Never below the protocol's smallest size: a dim the contract's values depend on
-      // (embedding's V, whose indices go up to 99) keeps the sizes those values fit.
-      for (int64_t cand : d.candidates)
-        if (cand >= 1) {
-          x = std::max(x, cand);
-          break;
-        }
-      x = std::clamp(x, std::max<int64_t>(d.lo, 1), d.hi);
+      x = std::clamp(x, std::min(least, std::max<int64_t>(d.lo, 1)), d.hi);
       if (!d.allowed.empty()) x = d.allowed.front();
     }
     c.dims.emplace_back(d.name, x);

@@ -32,7 +32,8 @@ Plan makePlan(const sema::ContractInfo& contract, const Options& options = {});
 void remeasure(const sema::ContractInfo& contract, Plan& plan, Case& c);
 
 // The plan a plain allclose test would run, for calibration: one case at a friendly shape
-// (every dim a multiple of its declared tiles, else 64), options.friendlyDtype where a dtype
+// (every dim a multiple of its declared tiles, else 64; a dim that is no shape entry of its
+// own, a stride or padding, at its least size), options.friendlyDtype where a dtype
 // variable allows it (f32 by default), else its first dtype,
 // contiguous layouts, for floating-point inputs the contract's own first plain distribution
 // (else normal(0, 1); other inputs keep their first distribution), `seeds` seeds, one

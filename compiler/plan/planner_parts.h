@@ -74,6 +74,14 @@ struct PlanState {
   bool dimsMayMeetPre(const ir::IntEnv& env) const;
   // The case's dims as an environment.
   static ir::IntEnv dimsEnv(const Case& c);
+  // Whether `dim` alone is a shape entry of one of the kernel's tensors (not a convolution's
+  // stride, padding or dilation, which only enter a shape through an expression).
+  bool bareShapeEntry(const std::string& dim) const;
+  // The smallest size of `d` in a large-index, grid-row or friendly case: 0 for a dim that
+  // may be 0 and is no shape entry of its own (a padding: 0 empties no tensor), else the
+  // protocol's smallest positive size (a dim the contract's values depend on keeps the sizes
+  // those values fit), else 1.
+  int64_t leastSize(const DimPlan& d) const;
   // Whether the case draws some input from a special-values distribution.
   bool hasSpecial(const Case& c) const;
   // Adds the postconditions the case tests: every one, or with special values only those of
@@ -171,6 +179,8 @@ struct LargeIndexPlanner : PlanState {
   // Every input at its first distribution, every tensor at its contiguous layout.
   void plainInputs(Case& c) const;
   std::optional<ir::IntEnv> grow(const sema::TensorInfo& t, uint64_t target) const;
+  // A tensor with at most this many dims is grown in every order of its dims (grow()).
+  static constexpr size_t kEveryOrderDims = 6;
   std::vector<Case> largeIndexCases();
   // One case per dtype with the row dim past CUDA's grid y/z limit of 65,535 (the others small).
   std::vector<Case> gridRowCases();

@@ -501,3 +501,43 @@ TEST_CASE("plan: problemDims adds one case per dtype at exactly that shape, numb
   o.problemDims = {{"R", 2}, {"H", 4100}, {"Q", 1}};
   CHECK_THROWS_WITH(kc::plan::makePlan(*ct, o), "acme.softmax.rows@1 has no dim 'Q'");
 }
+
+TEST_CASE("plan: a tensor grows through its extents, paddings at 0; past six dims each dim is tried first", "[plan]") {
+  // y has nine dims, so every order of them (9! = 362,880) is not tried; P is no shape entry
+  // of its own and stays at its least size, 0, in every large-index case.
+  auto p = planText(R"(kcontract 1
+kernel k(x: f32[A, B, C, D, E, F, G, H, L], p: i64) -> (y: f32[A, B, C, D, E, F, G, H, L + 2 * P])
+  where A in 1..2^10, B in 1..2^10, C in 1..2^10, D in 1..2^10, E in 1..2^10, F in 1..2^10, G in 1..2^10, H in 1..2^10, L in 1..2^10, P in 0..2^10
+contract t.k@1 "pad" {
+  scope {
+    kernel k
+  }
+  pre {
+    p == P
+  }
+  oracle f64 {
+    y[a, b, c, d, e, f, g, h, l] = 0
+  }
+  post {
+    forall a, b, c, d, e, f, g, h, l: y[a, b, c, d, e, f, g, h, l] == y*[a, b, c, d, e, f, g, h, l]
+  }
+  protocol {
+    dims A in {1}, B in {1}, C in {1}, D in {1}, E in {1}, F in {1}, G in {1}, H in {1}, L in {1, 3}, P in {0, 1}
+    values x ~ normal(0, 1), p ~ integers(P, P)
+  }
+}
+)");
+  REQUIRE(p->plans.size() == 1);
+  size_t large = 0;
+  for (const auto& c : p->plans[0].cases) {
+    if (c.why != "large-index") continue;
+    ++large;
+    INFO(c.id);
+    CHECK(dimOf(c, "P") == 0);
+    uint64_t cells = 1;
+    for (const auto& [d, v] : c.dims)
+      if (d != "P") cells *= static_cast<uint64_t>(v);
+    CHECK(cells > (uint64_t{1} << 31) - 1);
+  }
+  CHECK(large > 0);
+}

@@ -16,7 +16,8 @@ contract and says so:
   torch's default for an f16/bf16 input may keep intermediates in the input dtype on some
   backends. Where it takes none (layer_norm, gelu, silu, ...), the native kernel for T runs
   as it is, and is judged as it is.
-- matmul and bmm run with TF32 off (torch.backends.cuda.matmul.allow_tf32 = False): the
+- matmul, bmm and the convolutions run with TF32 off (torch.backends.cuda.matmul.allow_tf32
+  and torch.backends.cudnn.allow_tf32 = False): the
   contracts hold f32 operands to f32 products (std.prec.operand-coercion@1). matmul_tf32 is
   the same GEMM with TF32 allowed, a control that must FAIL on CUDA (Ampere and newer) with
   `operand-coercion` (the diagnosis's narrow-input re-run; H200, torch 2.11); on the CPU, where torch has no TF32, it is an ordinary f32 GEMM and
@@ -338,3 +339,28 @@ def argmax_dim(x):
 
 def argmin_dim(x):
     return _arg_reduce(torch.argmin, x)
+
+
+# Convolutions: std.op.conv1d, conv2d, conv3d (no bias). The groups are the ratio of x's
+# channels to w's input channels. TF32 off: cuDNN allows it for convolutions by default
+# (torch.backends.cudnn.allow_tf32 = True), and the contracts hold f32 operands to f32
+# products (std.prec.operand-coercion@1).
+
+def _conv(fn, x, w, stride, padding, dilation):
+    torch.backends.cudnn.allow_tf32 = False
+    groups = x.shape[1] // w.shape[1]
+    return _native(lambda a, b: fn(a, b, stride=stride, padding=padding, dilation=dilation, groups=groups), x, w)
+
+
+def conv1d(x, w, stride, padding, dilation):
+    return _conv(F.conv1d, x, w, int(stride), int(padding), int(dilation))
+
+
+def conv2d(x, w, stride_h, stride_w, padding_h, padding_w, dilation_h, dilation_w):
+    return _conv(F.conv2d, x, w, (int(stride_h), int(stride_w)), (int(padding_h), int(padding_w)),
+                 (int(dilation_h), int(dilation_w)))
+
+
+def conv3d(x, w, stride_d, stride_h, stride_w, padding_d, padding_h, padding_w, dilation_d, dilation_h, dilation_w):
+    return _conv(F.conv3d, x, w, (int(stride_d), int(stride_h), int(stride_w)),
+                 (int(padding_d), int(padding_h), int(padding_w)), (int(dilation_d), int(dilation_h), int(dilation_w)))
