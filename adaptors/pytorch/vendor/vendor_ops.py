@@ -364,3 +364,36 @@ def conv2d(x, w, stride_h, stride_w, padding_h, padding_w, dilation_h, dilation_
 def conv3d(x, w, stride_d, stride_h, stride_w, padding_d, padding_h, padding_w, dilation_d, dilation_h, dilation_w):
     return _conv(F.conv3d, x, w, (int(stride_d), int(stride_h), int(stride_w)),
                  (int(padding_d), int(padding_h), int(padding_w)), (int(dilation_d), int(dilation_h), int(dilation_w)))
+
+
+# Transposed convolutions: std.op.conv_transpose1d, conv_transpose2d, conv_transpose3d (no
+# bias). w is [G * CG, OG, ...], as many rows as x has channels, so the groups show only in
+# the output's channels (G * OG): these take the output y after the inputs (kc_torch.py's
+# 'given' outputs) and write into it. TF32 off, as for the convolutions.
+
+def _conv_transpose(fn, x, w, y, stride, padding, output_padding, dilation):
+    torch.backends.cudnn.allow_tf32 = False
+    groups = y.shape[1] // w.shape[1]
+    r = _native(lambda a, b: fn(a, b, stride=stride, padding=padding, output_padding=output_padding, groups=groups,
+                                dilation=dilation), x, w)
+    if r.shape != y.shape:  # never broadcast a wrongly shaped result into y
+        raise RuntimeError(f"{fn.__name__} returned shape {tuple(r.shape)}; the output is {tuple(y.shape)}")
+    y.copy_(r)
+
+
+def conv_transpose1d(x, w, stride, padding, output_padding, dilation, y):
+    _conv_transpose(F.conv_transpose1d, x, w, y, int(stride), int(padding), int(output_padding), int(dilation))
+
+
+def conv_transpose2d(x, w, stride_h, stride_w, padding_h, padding_w, output_padding_h, output_padding_w, dilation_h,
+                     dilation_w, y):
+    _conv_transpose(F.conv_transpose2d, x, w, y, (int(stride_h), int(stride_w)), (int(padding_h), int(padding_w)),
+                    (int(output_padding_h), int(output_padding_w)), (int(dilation_h), int(dilation_w)))
+
+
+def conv_transpose3d(x, w, stride_d, stride_h, stride_w, padding_d, padding_h, padding_w, output_padding_d,
+                     output_padding_h, output_padding_w, dilation_d, dilation_h, dilation_w, y):
+    _conv_transpose(F.conv_transpose3d, x, w, y, (int(stride_d), int(stride_h), int(stride_w)),
+                    (int(padding_d), int(padding_h), int(padding_w)),
+                    (int(output_padding_d), int(output_padding_h), int(output_padding_w)),
+                    (int(dilation_d), int(dilation_h), int(dilation_w)))

@@ -43,12 +43,6 @@ typedef struct {
   int64_t dil[KC_CONV_MAX_R];
 } conv_params;
 
-static int i64_scalar(const kc_tensor* t, int64_t* v) {
-  if (t->dtype != KC_I64 || t->rank != 0 || t->data == NULL) return 0;
-  *v = *(const int64_t*)t->data;
-  return 1;
-}
-
 /* args: x, w, r strides, r paddings, r dilations, y. */
 static int check_conv(kc_tensor* args, int32_t nargs, int r, conv_params* p) {
   if (args == NULL || nargs != 3 + 3 * r) return KC_E_NARGS;
@@ -57,8 +51,8 @@ static int check_conv(kc_tensor* args, int32_t nargs, int r, conv_params* p) {
   if (x->dtype != w->dtype || x->dtype != y->dtype) return KC_E_TENSOR;
   p->r = r;
   for (int a = 0; a < r; ++a)
-    if (!i64_scalar(&args[2 + a], &p->stride[a]) || !i64_scalar(&args[2 + r + a], &p->pad[a]) ||
-        !i64_scalar(&args[2 + 2 * r + a], &p->dil[a]))
+    if (!kc_i64_scalar(&args[2 + a], &p->stride[a]) || !kc_i64_scalar(&args[2 + r + a], &p->pad[a]) ||
+        !kc_i64_scalar(&args[2 + 2 * r + a], &p->dil[a]))
       return KC_E_TENSOR;
   const int64_t N = x->shape[0], C = x->shape[1], O = w->shape[0], CG = w->shape[1];
   if (y->shape[0] != N || y->shape[1] != O || CG < 1 || C % CG != 0) return KC_E_SHAPE;

@@ -95,4 +95,11 @@ static inline int64_t kc_numel(const kc_tensor* t) {
 /* A rank-0 scalar input as float (scalars are host pointers). */
 static inline float kc_scalar(const kc_tensor* t) { return kc_ld(t, 0); }
 
+/* A rank-0 i64 scalar input (a convolution's stride, padding, ...) into *v; 0 when t is not one. */
+static inline int kc_i64_scalar(const kc_tensor* t, int64_t* v) {
+  if (t->dtype != KC_I64 || t->rank != 0 || t->data == NULL) return 0;
+  *v = *(const int64_t*)t->data;
+  return 1;
+}
+
 #endif /* KC_STDLIB_HOST_H */
