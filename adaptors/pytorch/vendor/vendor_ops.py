@@ -397,3 +397,41 @@ def conv_transpose3d(x, w, stride_d, stride_h, stride_w, padding_d, padding_h, p
                     (int(padding_d), int(padding_h), int(padding_w)),
                     (int(output_padding_d), int(output_padding_h), int(output_padding_w)),
                     (int(dilation_d), int(dilation_h), int(dilation_w)))
+
+
+# Pooling: std.op.max_pool1d/2d/3d (ceil_mode=False) and avg_pool1d/2d/3d (ceil_mode=False,
+# count_include_pad=True: torch's defaults). The hyperparameters come per axis.
+
+def _ints(*v):
+    return tuple(int(a) for a in v)
+
+
+def max_pool1d(x, kernel_size, stride, padding, dilation):
+    return _native(lambda t: F.max_pool1d(t, int(kernel_size), int(stride), int(padding), int(dilation)), x)
+
+
+def max_pool2d(x, kernel_size_h, kernel_size_w, stride_h, stride_w, padding_h, padding_w, dilation_h, dilation_w):
+    return _native(lambda t: F.max_pool2d(t, _ints(kernel_size_h, kernel_size_w), _ints(stride_h, stride_w),
+                                          _ints(padding_h, padding_w), _ints(dilation_h, dilation_w)), x)
+
+
+def max_pool3d(x, kernel_size_d, kernel_size_h, kernel_size_w, stride_d, stride_h, stride_w, padding_d, padding_h,
+               padding_w, dilation_d, dilation_h, dilation_w):
+    return _native(lambda t: F.max_pool3d(t, _ints(kernel_size_d, kernel_size_h, kernel_size_w),
+                                          _ints(stride_d, stride_h, stride_w), _ints(padding_d, padding_h, padding_w),
+                                          _ints(dilation_d, dilation_h, dilation_w)), x)
+
+
+def avg_pool1d(x, kernel_size, stride, padding):
+    return _native(lambda t: F.avg_pool1d(t, int(kernel_size), int(stride), int(padding)), x)
+
+
+def avg_pool2d(x, kernel_size_h, kernel_size_w, stride_h, stride_w, padding_h, padding_w):
+    return _native(lambda t: F.avg_pool2d(t, _ints(kernel_size_h, kernel_size_w), _ints(stride_h, stride_w),
+                                          _ints(padding_h, padding_w)), x)
+
+
+def avg_pool3d(x, kernel_size_d, kernel_size_h, kernel_size_w, stride_d, stride_h, stride_w, padding_d, padding_h,
+               padding_w):
+    return _native(lambda t: F.avg_pool3d(t, _ints(kernel_size_d, kernel_size_h, kernel_size_w),
+                                          _ints(stride_d, stride_h, stride_w), _ints(padding_d, padding_h, padding_w)), x)

@@ -111,14 +111,11 @@ static int conv_transpose(kc_tensor* args, int32_t nargs, int r) {
   for (int64_t n = 0; n < y->shape[0]; ++n)
     for (int64_t o = 0; o < y->shape[1]; ++o)
       for (int64_t i = 0; i < cells; ++i) {
-        int64_t t[KC_CT_MAX_R], rest = i, yoff = n * y->strides[0] + o * y->strides[1];
+        int64_t t[KC_CT_MAX_R];
+        const int64_t yoff = n * y->strides[0] + o * y->strides[1] + kc_spatial_cell(y, r, i, t);
         int computed = 1;
-        for (int a = r - 1; a >= 0; --a) {
-          t[a] = rest % y->shape[2 + a];
-          rest /= y->shape[2 + a];
-          yoff += t[a] * y->strides[2 + a];
+        for (int a = 0; a < r; ++a)
           if (!KC_CT_COMPUTED(t[a], y->shape[2 + a], p.outpad[a])) computed = 0;
-        }
         if (computed) kc_st(y, yoff, ct_cell(x, w, &p, n, o, t, CG, OG));
       }
   return KC_OK;

@@ -95,6 +95,18 @@ static inline int64_t kc_numel(const kc_tensor* t) {
 /* A rank-0 scalar input as float (scalars are host pointers). */
 static inline float kc_scalar(const kc_tensor* t) { return kc_ld(t, 0); }
 
+/* The position t[0..r) of flat index i over axes 2..r+1 of a [N, C, spatial...] tensor, in
+ * row-major order, and its storage offset within one (n, c) plane. */
+static inline int64_t kc_spatial_cell(const kc_tensor* y, int r, int64_t i, int64_t* t) {
+  int64_t off = 0;
+  for (int a = r - 1; a >= 0; --a) {
+    t[a] = i % y->shape[2 + a];
+    i /= y->shape[2 + a];
+    off += t[a] * y->strides[2 + a];
+  }
+  return off;
+}
+
 /* A rank-0 i64 scalar input (a convolution's stride, padding, ...) into *v; 0 when t is not one. */
 static inline int kc_i64_scalar(const kc_tensor* t, int64_t* v) {
   if (t->dtype != KC_I64 || t->rank != 0 || t->data == NULL) return 0;
