@@ -79,8 +79,8 @@ std::optional<ir::IntEnv> LargeIndexPlanner::grow(const sema::TensorInfo& t, uin
   if (best) return best;
   // Dims in turn, in every order, keeping the smallest case: the order decides which other
   // tensors grow with it (an embedding's table grows with D, not N). Past kEveryOrderDims dims
-  // (a convolution's output has 15) every order would be too many: each dim first, the others
-  // in the order above.
+  // (a tensor of rank 7 or more: 7! orders and up) every order would be too many: each dim
+  // first, the others in the order above.
   std::vector<std::vector<size_t>> orders;
   std::vector<size_t> order(dims.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
