@@ -378,16 +378,19 @@ bool roundingName(const std::string& name) {
 }
 
 // Whether a factor is one a missing or wrong scale gives: a dim's size, its square root or
-// their inverses; or N / (N - 1), Bessel's correction (a variance divided by N - 1 for N),
-// its square root or their inverses. Near 1, it must match to a fiftieth of its distance
-// from 1.
+// their inverses; N / (N - 1), Bessel's correction (a variance divided by N - 1 for N), its
+// square root or their inverses; or one dim's size over another's (a mean divided by the
+// wrong dim). Near 1, it must match to a fiftieth of its distance from 1.
 bool dimFactor(double f, const CaseResult& r) {
+  auto near = [&](double c) { return std::fabs(f - c) <= std::min(1e-3 * std::fabs(c), 0.02 * std::fabs(1 - c)); };
   for (const auto& [name, v] : r.dims) {
     double x = static_cast<double>(v);
     if (x <= 1) continue;
     double b = x / (x - 1);
     for (double c : {x, 1 / x, std::sqrt(x), 1 / std::sqrt(x), b, 1 / b, std::sqrt(b), 1 / std::sqrt(b)})
-      if (std::fabs(f - c) <= std::min(1e-3 * std::fabs(c), 0.02 * std::fabs(1 - c))) return true;
+      if (near(c)) return true;
+    for (const auto& [other, w] : r.dims)
+      if (other != name && w > 1 && near(x / static_cast<double>(w))) return true;
   }
   return false;
 }
@@ -496,46 +499,49 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
   std::vector<check::GrowthFinding> growth = check::judgeGrowth(ct, results);
   std::set<std::string> said;
   std::vector<std::pair<const CaseResult*, double>> factors;  // constantFactor per failing case
-  for (const CaseResult* r : failing) {
-    for (const std::string& name : r->signatures) {
-      if (name == report::signature::kUnclassified) continue;
-      if (reRunOnly(name)) {
-        if (said.insert(name).second && !std::any_of(cs.begin(), cs.end(), [&](const Candidate& c) { return c.name == name; }))
-          d.notNamed.push_back(name + ": only a re-run shows it, and none did");
-        continue;
-      }
-      SigKind k = kindOf(ct, name);
-      if (rounding == Rounding::NotNeeded && k != SigKind::Observed && roundingName(name)) {
-        if (said.insert(name).second)
-          d.notNamed.push_back(name + ": the kernel fails on inputs in -1..1 too, which nothing rounds: not a rounding error");
-        continue;
-      }
-      if (k == SigKind::Observed) {
-        // A built-in name is the harness's own check (its `violated:` line says what it saw).
-        const char* why = report::signature::isBuiltIn(name) ? "the checker's own check saw it (the cases' violated: lines)"
-                                                               : "seen at every wrong cell of the case";
-        explains(candidate(cs, name, Strength::Observed, why), r->number);
-      } else if (k == SigKind::Condition) {
-        explains(candidate(cs, name, Strength::Statistical, "its condition holds on every failing case it could name"), r->number);
-      } else if (k == SigKind::Growth) {
-        auto g = std::find_if(growth.begin(), growth.end(), [&](const check::GrowthFinding& f) { return f.signature == name; });
-        if (g != growth.end() && g->confirmed) {
-          explains(candidate(cs, name, Strength::Statistical, "error grows with " + g->dim + " (" + g->evidence + ")"), r->number);
-        } else if (g != growth.end() && rounding != Rounding::NotNeeded && growsByRerun(g->dim)) {
-          explains(candidate(cs, name, Strength::Statistical, *growsByRerun(g->dim)), r->number);
-        } else if (rounding == Rounding::Needed && roundingName(name)) {
-          explains(candidate(cs, name, Strength::Statistical, roundingEvidence), r->number);
-        } else if (said.insert(name).second) {
-          d.notNamed.push_back(name + ": its error does not grow with " + (g != growth.end() ? g->dim + " across cases (" + g->evidence + ")" : std::string("the dim across cases")));
-        }
-      } else if (std::find(r->confirmed.begin(), r->confirmed.end(), name) != r->confirmed.end()) {
-        explains(candidate(cs, name, Strength::Control, "the same case on neutral inputs and contiguous views passes"), r->number);
-      } else if (rounding == Rounding::Needed && roundingName(name)) {
-        explains(candidate(cs, name, Strength::Control, roundingEvidence), r->number);
-      } else if (said.insert(name).second) {
-        d.notNamed.push_back(name + ": its only evidence is that cells are wrong, and no control run showed its class's inputs are needed");
-      }
+  // What a name a case matched is worth, by the evidence its kind brings: a candidate it
+  // explains the case for, or a line of what it lacked.
+  auto weigh = [&](const CaseResult* r, const std::string& name) {
+    if (name == report::signature::kUnclassified) return;
+    if (reRunOnly(name)) {
+      if (said.insert(name).second && !std::any_of(cs.begin(), cs.end(), [&](const Candidate& c) { return c.name == name; }))
+        d.notNamed.push_back(name + ": only a re-run shows it, and none did");
+      return;
     }
+    SigKind k = kindOf(ct, name);
+    if (rounding == Rounding::NotNeeded && k != SigKind::Observed && roundingName(name)) {
+      if (said.insert(name).second)
+        d.notNamed.push_back(name + ": the kernel fails on inputs in -1..1 too, which nothing rounds: not a rounding error");
+      return;
+    }
+    if (k == SigKind::Observed) {
+      // A built-in name is the harness's own check (its `violated:` line says what it saw).
+      const char* why = report::signature::isBuiltIn(name) ? "the checker's own check saw it (the cases' violated: lines)"
+                                                             : "seen at every wrong cell of the case";
+      explains(candidate(cs, name, Strength::Observed, why), r->number);
+    } else if (k == SigKind::Condition) {
+      explains(candidate(cs, name, Strength::Statistical, "its condition holds on every failing case it could name"), r->number);
+    } else if (k == SigKind::Growth) {
+      auto g = std::find_if(growth.begin(), growth.end(), [&](const check::GrowthFinding& f) { return f.signature == name; });
+      if (g != growth.end() && g->confirmed) {
+        explains(candidate(cs, name, Strength::Statistical, "error grows with " + g->dim + " (" + g->evidence + ")"), r->number);
+      } else if (g != growth.end() && rounding != Rounding::NotNeeded && growsByRerun(g->dim)) {
+        explains(candidate(cs, name, Strength::Statistical, *growsByRerun(g->dim)), r->number);
+      } else if (rounding == Rounding::Needed && roundingName(name)) {
+        explains(candidate(cs, name, Strength::Statistical, roundingEvidence), r->number);
+      } else if (said.insert(name).second) {
+        d.notNamed.push_back(name + ": its error does not grow with " + (g != growth.end() ? g->dim + " across cases (" + g->evidence + ")" : std::string("the dim across cases")));
+      }
+    } else if (std::find(r->confirmed.begin(), r->confirmed.end(), name) != r->confirmed.end()) {
+      explains(candidate(cs, name, Strength::Control, "the same case on neutral inputs and contiguous views passes"), r->number);
+    } else if (rounding == Rounding::Needed && roundingName(name)) {
+      explains(candidate(cs, name, Strength::Control, roundingEvidence), r->number);
+    } else if (said.insert(name).second) {
+      d.notNamed.push_back(name + ": its only evidence is that cells are wrong, and no control run showed its class's inputs are needed");
+    }
+  };
+  for (const CaseResult* r : failing) {
+    for (const std::string& name : r->signatures) weigh(r, name);
     if (auto f = constantFactor(*r)) factors.emplace_back(r, *f);
   }
   // A missing scale: the factor is a dim's (a mean without 1/N), or one factor in every
@@ -543,18 +549,25 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
   size_t valueFailures = 0;
   for (const CaseResult* r : failing)
     if (!byBehaviour(*r)) ++valueFailures;
+  // A normalisation (x divided by a row's or the tensor's norm) with any wrong norm gives a
+  // constant factor per case, which now and then lands near some dim's: a dim's factor is
+  // evidence only when most cases with a factor show one (a mean without 1/N does, but for
+  // the cases where eps outweighs the mean).
+  size_t dimFactors = static_cast<size_t>(
+      std::count_if(factors.begin(), factors.end(), [](const auto& rf) { return dimFactor(rf.second, *rf.first); }));
+  bool mostDimFactors = 2 * dimFactors > factors.size();
   for (const auto& [r, f] : factors) {
     bool same = factors.size() >= 2 && factors.size() == valueFailures && std::all_of(factors.begin(), factors.end(), [&](const auto& o) {
       return std::fabs(o.second - f) <= 1e-3 * std::fabs(f);
     });
-    if (!dimFactor(f, *r) && !same) continue;
+    if (!(dimFactor(f, *r) && mostDimFactors) && !same) continue;
     char buf[160];
     if (f == 0)
       std::snprintf(buf, sizeof buf, "every wrong cell is 0 with its exact value's sign, in every failing case: the result is "
                                      "computed, then scaled by 0");
     else
       std::snprintf(buf, sizeof buf, "every wrong cell is its exact value times %.6g%s", f,
-                    dimFactor(f, *r) ? " (a dim's size or square root, N / (N - 1), or an inverse)" : " in every failing case");
+                    dimFactor(f, *r) ? " (a dim's size or square root, N / (N - 1), one dim over another, or an inverse)" : " in every failing case");
     explains(candidate(cs, "missing-scale", Strength::Statistical, buf), r->number);
   }
   // Runs that differ, on CUDA: compute-sanitizer's racecheck on the first such case tells a
@@ -658,6 +671,14 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
     it = cs.erase(it);
   }
 
+  // A failing case whose every name was refuted above falls back on the names its own names
+  // outranked (a growth behind a refuted `fails only when`), weighed like the others.
+  std::set<size_t> stillExplained;
+  for (const auto& c : cs) stillExplained.insert(c.cases.begin(), c.cases.end());
+  for (const CaseResult* r : failing)
+    if (!stillExplained.count(r->number))
+      for (const std::string& name : r->outranked) weigh(r, name);
+
   // Rank, then keep a cause only when it explains a failing case the ones before it do not.
   std::stable_sort(cs.begin(), cs.end(), [](const Candidate& a, const Candidate& b) {
     if (a.strength != b.strength) return static_cast<int>(a.strength) > static_cast<int>(b.strength);
@@ -681,6 +702,7 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
   for (const CaseResult* r : crashed)
     if (!covered.count(r->number)) d.unexplained.push_back(r->number);
   std::sort(d.unexplained.begin(), d.unexplained.end());
+  foldBudgetSpent(d.probes);
   return d;
 }
 

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <sstream>
 
 #include "backends/perturbations.h"
+#include "compiler/ir/eval.h"
 
 namespace kc::diagnose {
 
@@ -177,9 +180,10 @@ std::optional<TailFinding> failsOnRemainder(ProbeContext& ctx, const plan::Case&
   VariantRun base;  // the case itself, for its output shapes (run once, when some dim is probed)
   for (const auto& [dim, v] : c.dims) {
     const plan::DimPlan* dp = ctx.plan.dim(dim);
-    if (v < 2 || v > 65536 || v % kWidest == 0) continue;
+    if (v < 2 || v > 65536 || v % kWidest == 0 || !plan::isExtent(*ctx.contract, dim)) continue;  // a tail is an extent's
     int64_t aligned = roundUp(v, kWidest);
     if (!allowedValue(dp, aligned) || !allowedValue(dp, aligned + 1)) continue;
+    if (!dimsMayMeetPre(ctx, withDim(c, dim, aligned)) || !dimsMayMeetPre(ctx, withDim(c, dim, aligned + 1))) continue;
     VariantRun up = runVariant(ctx, withDim(c, dim, aligned), seed, marks);
     if (!passed(up)) {
       log.push_back("#" + std::to_string(c.number) + " (" + dimsText(c) + ") with " + dim + "=" + std::to_string(aligned) + " " +
@@ -308,7 +312,102 @@ bool roundingRefutable(const sema::ContractInfo& ct) {
   return anySum ? sums : values;
 }
 
+// An upper bound on the magnitude of N's value on inputs in -1..1 at the case's dims
+// (inputs read as 1, dims as their values), through the oracle's definitions; infinity where
+// it cannot tell (a division, a transcendental).
+double magnitude(const ir::Node& n, const sema::ContractInfo& ct, const ir::IntEnv& dims, int depth = 0);
+
+// How many terms a reduction over lo..hi (inclusive) adds at most: an index in a bound is
+// below the largest dim (a ranged sum `k in 0..h` adds at most H).
+double extent(const ir::Node& lo, const ir::Node& hi, const ir::IntEnv& dims) {
+  int64_t widest = 1;
+  for (const auto& [name, v] : dims) widest = std::max(widest, v);
+  auto l = ir::evalInt(lo, dims), h = ir::evalInt(hi, dims);
+  double from = l ? static_cast<double>(*l) : 0, to = h ? static_cast<double>(*h) : static_cast<double>(widest - 1);
+  return std::max(0.0, to - from + 1);
+}
+
+double magnitude(const ir::Node& n, const sema::ContractInfo& ct, const ir::IntEnv& dims, int depth) {
+  constexpr double kUnknown = std::numeric_limits<double>::infinity();
+  if (depth > 16) return kUnknown;
+  auto kid = [&](size_t i) { return i < n.kids.size() && n.kids[i] ? magnitude(*n.kids[i], ct, dims, depth) : kUnknown; };
+  switch (n.op) {
+    case ir::Op::ConstInt: return std::fabs(static_cast<double>(n.i));
+    case ir::Op::ConstReal: return std::fabs(n.d);
+    case ir::Op::ConstBool: return 1;
+    case ir::Op::Dim: {
+      auto v = dims.find(n.name);
+      return v == dims.end() ? kUnknown : std::fabs(static_cast<double>(v->second));
+    }
+    case ir::Op::TensorRead:
+      if (n.role == ir::Role::Local || n.role == ir::Role::Oracle)
+        for (const auto& d : ct.oracle)
+          if (d.name == n.name && d.value) return magnitude(*d.value, ct, dims, depth + 1);
+      return n.role == ir::Role::Input ? 1 : kUnknown;
+    case ir::Op::Neg:
+    case ir::Op::Abs: return kid(0);
+    case ir::Op::Add:
+    case ir::Op::Sub: return kid(0) + kid(1);
+    case ir::Op::Mul: return kid(0) * kid(1);
+    case ir::Op::Pow:
+      if (n.kids.size() == 2 && n.kids[1] && n.kids[1]->op == ir::Op::ConstInt && n.kids[1]->i >= 0)
+        return std::pow(kid(0), static_cast<double>(n.kids[1]->i));
+      return kUnknown;
+    case ir::Op::Select: return std::max(kid(1), kid(2));
+    case ir::Op::Call:
+      if (n.name == "fmax" || n.name == "fmin") return std::max(kid(0), kid(1));
+      return kUnknown;
+    case ir::Op::Reduce:
+      if (n.kids.size() != 3 || !n.kids[0] || !n.kids[1]) return kUnknown;
+      if (n.name == "sum") return extent(*n.kids[0], *n.kids[1], dims) * kid(2);
+      if (n.name == "max" || n.name == "min") return kid(2);
+      return kUnknown;
+    default:
+      return ir::isComparison(n.op) || ir::isLogic(n.op) ? 1 : kUnknown;
+  }
+}
+
+// The largest value a partial sum of one of the oracle's sums can reach on inputs in -1..1
+// at the case's dims: its terms' count times their largest magnitude.
+double largestPartialSum(const ir::Node& n, const sema::ContractInfo& ct, const ir::IntEnv& dims) {
+  double most = 0;
+  if (n.op == ir::Op::Reduce && n.name == "sum") most = magnitude(n, ct, dims);
+  for (const auto& k : n.kids)
+    if (k) most = std::max(most, largestPartialSum(*k, ct, dims));
+  return most;
+}
+
 }  // namespace
+
+// The case with one dim halved at a time (the one that lowers the reach most) until no sum of
+// inputs in -1..1 can pass kExactSumReach; none when no halving lowers it.
+std::optional<plan::Case> withinExactReach(const sema::ContractInfo& ct, plan::Case c) {
+  for (int step = 0; step < 64; ++step) {
+    double reach = largestPartialSum(ct, c);
+    if (reach <= kExactSumReach) return c;
+    size_t pick = c.dims.size();
+    for (size_t k = 0; k < c.dims.size(); ++k) {
+      if (c.dims[k].second <= 1) continue;
+      plan::Case t = c;
+      t.dims[k].second = (t.dims[k].second + 1) / 2;
+      if (double r = largestPartialSum(ct, t); r < reach) {
+        reach = r;
+        pick = k;
+      }
+    }
+    if (pick == c.dims.size()) return std::nullopt;
+    c.dims[pick].second = (c.dims[pick].second + 1) / 2;
+  }
+  return std::nullopt;
+}
+
+double largestPartialSum(const sema::ContractInfo& ct, const plan::Case& c) {
+  ir::IntEnv dims(c.dims.begin(), c.dims.end());
+  double most = 0;
+  for (const auto& d : ct.oracle)
+    if (d.value) most = std::max(most, largestPartialSum(*d.value, ct, dims));
+  return most;
+}
 
 Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
   plan::Case v = c;
@@ -355,6 +454,28 @@ Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, ui
     if (!roundingRefutable(*ctx.contract)) {
       log.push_back(at + "fails too, but the oracle's sums of such inputs round too (their terms divide, take a root or a "
                          "transcendental): nothing shown");
+      return Rounding::Unknown;
+    }
+    // Integers in -1..1 are exact only while the sums stay in the accumulator's integers:
+    // bf16 holds them to 2^8, f16 to 2^11. A sum of |x| or x^2 over 4097 terms reaches 4097,
+    // which a bf16 running sum rounds (it stalls at 256 on ones). Then the same inputs at
+    // dims halved until no sum can pass 256 decide: failing there too is no rounding.
+    if (double reach = largestPartialSum(*ctx.contract, c); reach > kExactSumReach) {
+      std::optional<plan::Case> small = withinExactReach(*ctx.contract, v);
+      std::ostringstream text;
+      text << at << "fails too, but a sum of such inputs can reach " << reach << " here, past the " << kExactSumReach
+           << " to which a bf16 accumulator holds integers";
+      if (!small) {
+        log.push_back(text.str() + "; no smaller dims keep the sums within it: nothing shown");
+        return Rounding::Unknown;
+      }
+      VariantRun s = runVariant(ctx, *small, seed, marks);
+      text << "; at " << dimsText(*small) << ", where none can, it ";
+      if (failed(s)) {
+        log.push_back(text.str() + "fails too");
+        return Rounding::NotNeeded;
+      }
+      log.push_back(text.str() + (passed(s) ? "passes: nothing shown" : s.ran ? "gives no verdict: nothing shown" : "did not run (" + s.why + ")"));
       return Rounding::Unknown;
     }
     log.push_back(at + "fails too");

@@ -31,7 +31,8 @@ bool racesItsStream(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint6
 bool ignoresInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log);
 
 // A dim whose remainder decides the failure: the case passes with that dim alone rounded up
-// to a multiple of the tile, and fails again one past it.
+// to a multiple of the tile, and fails again one past it. Only extents are tried (a padding
+// of 64 makes an output of zeros that passes), and only sizes that meet the preconditions.
 struct TailFinding {
   std::string dim;
   int64_t tile = 0;
@@ -55,7 +56,14 @@ std::optional<LimitFinding> failsPastGridLimit(ProbeContext& ctx, const plan::Ca
 // The same case on inputs every dtype holds exactly and every order sums exactly (integers
 // in -1..1, integer inputs unchanged): Passes means the failure needs values that round (a
 // precision cause); Fails means it does not (a logic cause: dropped terms, a wrong index).
+// Failing shows nothing when the oracle's sums round such inputs too (a division, a root).
+// Where a sum of them can pass kExactSumReach, bf16's last exact integer (largestPartialSum),
+// a failure counts only when the case with its dims halved until none can
+// (withinExactReach) fails too.
 enum class Rounding { Needed, NotNeeded, Unknown };
+inline constexpr double kExactSumReach = 256;
+double largestPartialSum(const sema::ContractInfo& ct, const plan::Case& c);
+std::optional<plan::Case> withinExactReach(const sema::ContractInfo& ct, plan::Case c);
 Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log);
 
 // The same case with every f32 input first rounded to a narrower format (TF32, then bf16):

@@ -7,6 +7,7 @@
 
 #include "checker/run/judge.h"
 #include "checker/run/marks.h"
+#include "compiler/ir/eval.h"
 #include "stdlib/numerics/float_bits.h"
 
 namespace kc::diagnose {
@@ -147,11 +148,23 @@ size_t layoutIndex(plan::TensorPlan& t, const plan::Layout& layout) {
   return i;
 }
 
+bool dimsMayMeetPre(const ProbeContext& ctx, const plan::Case& variant) {
+  ir::IntEnv env;
+  for (const auto& [name, value] : variant.dims) env[name] = value;
+  for (const auto& pre : ctx.contract->pre)
+    if (ir::evalCond(*pre.expr, env) == false) return false;
+  return true;
+}
+
 VariantRun runVariant(ProbeContext& ctx, const plan::Case& variant, uint64_t seed, uint64_t marks, const InputEdit& edit,
                       bool waitForDevice, const std::string& perturb) {
   VariantRun v;
   if (ctx.runsLeft <= 0 || ctx.secondsLeft <= 0) {
-    v.why = "the diagnosis's re-run budget is spent";
+    v.why = kBudgetSpent;
+    return v;
+  }
+  if (!dimsMayMeetPre(ctx, variant)) {
+    v.why = "its dims break a precondition over dims only";
     return v;
   }
   --ctx.runsLeft;
@@ -320,6 +333,21 @@ bool inputsDiffer(const VariantRun& a, const VariantRun& b) {
     if (differ) return true;
   }
   return false;
+}
+
+void foldBudgetSpent(std::vector<std::string>& probes) {
+  const std::string mark = std::string("(") + kBudgetSpent + ")";
+  auto spent = [&](const std::string& line) {
+    return line.size() >= mark.size() && line.compare(line.size() - mark.size(), mark.size(), mark) == 0;
+  };
+  auto first = std::find_if(probes.begin(), probes.end(), spent);
+  if (first == probes.end()) return;
+  size_t index = static_cast<size_t>(first - probes.begin());
+  size_t others = static_cast<size_t>(std::count_if(first + 1, probes.end(), spent));
+  if (others == 0) return;
+  probes.erase(std::remove_if(probes.begin() + static_cast<long>(index) + 1, probes.end(), spent), probes.end());
+  std::string& line = probes[index];
+  line.insert(line.size() - 1, "; " + std::to_string(others) + " more re-run" + (others == 1 ? " was" : "s were") + " not made");
 }
 
 }  // namespace kc::diagnose

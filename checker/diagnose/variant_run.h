@@ -27,6 +27,13 @@ struct ProbeContext {
   double secondsLeft = 60;    // and the time it may still spend on them
 };
 
+// The `why` of a re-run refused because the diagnosis's budget is spent.
+inline constexpr const char* kBudgetSpent = "the diagnosis's re-run budget is spent";
+
+// Once the budget is spent every later re-run says so: keeps the first such line of a
+// diagnosis's re-run lines and counts the others on it ("; 3 more re-runs were not made").
+void foldBudgetSpent(std::vector<std::string>& probes);
+
 struct VariantRun {
   bool ran = false;  // false: the variant could not be built or run (it shows nothing)
   std::string why;   // when !ran
@@ -83,11 +90,17 @@ VariantInputs variantInputs(ProbeContext& ctx, const plan::Case& variant, uint64
 inline bool failed(const VariantRun& v) { return v.ran && v.result.verdict == report::Verdict::Fail; }
 inline bool passed(const VariantRun& v) { return v.ran && v.result.verdict == report::Verdict::Pass; }
 
-// Runs `variant` (a case of ctx.plan, possibly with other dims) once with `seed` and `marks`.
+// Whether the variant's dims may meet the contract's preconditions: false when one over dims
+// only is broken (a conv's window wider than its padded input), so no input could meet it
+// and the planner would never have made such a case.
+bool dimsMayMeetPre(const ProbeContext& ctx, const plan::Case& variant);
+
 // The index of `layout` (by its text) among the tensor's layouts, added to the tensor's plan
 // when it has no such layout: a re-run may ask for one the contract's protocol did not.
 size_t layoutIndex(plan::TensorPlan& t, const plan::Layout& layout);
 
+// Runs `variant` (a case of ctx.plan, possibly with other dims) once with `seed` and `marks`.
+// A variant whose dims break a precondition is not run (`why` says so) and costs no run.
 // `waitForDevice`: the outputs are read after the whole device is waited for, not only the
 // launch's stream (run::WorkerRequest::deviceSync).
 // `perturb`: the run's perturbation (backends/perturbations.h), none unless a re-run asks.

@@ -79,6 +79,10 @@ struct CaseResult {
   // contiguous views passed, so the class's inputs are needed (run/control.h). The
   // diagnosis (checker/diagnose/) names a class's generic signature only with this evidence.
   std::vector<std::string> confirmed;
+  // The signatures that matched too but were outranked by `signatures` (a `fails only when`
+  // outranks a growth): when the diagnosis refutes the outranking ones across cases, it
+  // weighs these instead. Not written to the reports.
+  std::vector<std::string> outranked;
   // Per signature with a `fails when` / `fails only when` clause: whether its condition held
   // on this case's inputs, passing or failing (the diagnosis weighs them across cases).
   std::vector<std::pair<std::string, bool>> conditions;

@@ -507,7 +507,7 @@ bool Judging::failure() {
     facts.caseOrigins = in.kase->origins;
     facts.everywhere = in.plan->everywhere;
     facts.violatedBy.assign(violatedBy.begin(), violatedBy.end());
-    out.signatures = matchSignatures(ct, b, r, facts);
+    out.signatures = matchSignatures(ct, b, r, facts, &out.outranked);
     if (allUnwritten) builtIn.push_back(report::signature::kUnwrittenCells);
     for (const auto& name : builtIn)
       if (std::find(out.signatures.begin(), out.signatures.end(), name) == out.signatures.end())

@@ -1,6 +1,8 @@
 #include "checker/run/signatures.h"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 
 namespace kc::run {
 
@@ -8,9 +10,58 @@ namespace {
 
 using Kind = ast::SignatureClauseKind;
 
-// P at every wrong cell of the clause's output (and there is at least one).
+// Whether E reads nothing but the cell's indices, dims and constants: a position pattern.
+bool readsPositionOnly(const ir::Node& e) {
+  if (e.op == ir::Op::TensorRead || e.op == ir::Op::TensorWhole || e.op == ir::Op::TensorStat) return false;
+  for (const auto& k : e.kids)
+    if (k && !readsPositionOnly(*k)) return false;
+  return true;
+}
+
+// The number of the output's cells (shape) where P holds, and of all its cells: every cell up
+// to 2^20 of them, else an evenly spaced sample of that many, scaled up.
+std::pair<double, double> patternCells(const oracle::detail::Prepared& p, const std::vector<int64_t>& shape) {
+  constexpr int64_t kSample = int64_t(1) << 20;
+  double total = 1;
+  for (int64_t n : shape) total *= static_cast<double>(std::max<int64_t>(n, 0));
+  if (total <= 0) return {0, 0};
+  int64_t cells = total > 9e18 ? INT64_MAX : static_cast<int64_t>(total);
+  int64_t step = cells > kSample ? cells / kSample : 1, seen = 0, inside = 0;
+  std::vector<int64_t> env(static_cast<size_t>(p.slots) + 1, 0);
+  for (int64_t lin = 0; lin < cells && seen < kSample; lin += step, ++seen) {
+    int64_t rest = lin;
+    for (size_t k = shape.size(); k-- > 0;) {
+      env[k] = rest % shape[k];
+      rest /= shape[k];
+    }
+    std::fill(env.begin() + static_cast<long>(shape.size()), env.end(), 0);
+    if (oracle::detail::evalBool(p.root, env.data())) ++inside;
+  }
+  return {total * static_cast<double>(inside) / static_cast<double>(seen), total};
+}
+
+// The chance that k cells drawn at random, without replacement, from `total` all fall among
+// the `inside` ones: prod over i < k of (inside - i) / (total - i).
+double chanceAllInside(double inside, double total, size_t k) {
+  double logChance = 0;
+  for (size_t i = 0; i < k; ++i) {
+    double in = inside - static_cast<double>(i), all = total - static_cast<double>(i);
+    if (in <= 0 || all <= 0) return 0;
+    logChance += std::log(in / all);
+    if (logChance < -50) break;  // far below any threshold
+  }
+  return std::exp(logChance);
+}
+
+// P at every wrong cell of the clause's output (and there is at least one). A position
+// pattern (P reads only indices and dims) is evidence only when the wrong cells could not
+// have fallen inside it by chance: k cells drawn at random from the output's would all land
+// where P holds with a chance below 1/1000. One wrong cell among the channels o >= OG of a
+// two-group conv is a coin toss, not a groups bug; 16 wrong cells that are exactly the 16 of
+// 24 past the first group are not.
 bool wrongCellsHold(const sema::SignatureClause& cl, const sema::ContractInfo& ct, const oracle::Bindings& b,
                     const oracle::OracleResult& r, const FailureFacts& f) {
+  constexpr double kChance = 1e-3;
   const std::vector<oracle::Cell>* cells = nullptr;
   for (const auto& [name, list] : f.wrongCells)
     if (name == cl.dim) cells = &list;
@@ -35,7 +86,10 @@ bool wrongCellsHold(const sema::SignatureClause& cl, const sema::ContractInfo& c
     std::fill(env.begin() + static_cast<long>(rank), env.end(), 0);
     if (!oracle::detail::evalBool(p.root, env.data())) return false;
   }
-  return true;
+  auto out = r.oracle.find(cl.dim);
+  if (!readsPositionOnly(*cl.expr) || out == r.oracle.end() || out->second.shape.size() != rank) return true;
+  auto [inside, total] = patternCells(p, out->second.shape);
+  return chanceAllInside(inside, total, cells->size()) < kChance;
 }
 
 bool compare(double a, const std::string& op, double b) {
@@ -50,7 +104,8 @@ bool compare(double a, const std::string& op, double b) {
 }  // namespace
 
 std::vector<std::string> matchSignatures(const sema::ContractInfo& ct, const oracle::Bindings& b,
-                                         const oracle::OracleResult& r, const FailureFacts& f) {
+                                         const oracle::OracleResult& r, const FailureFacts& f,
+                                         std::vector<std::string>* outranked) {
   // A signature whose clauses all hold matches. Its specificity is the number of clauses
   // that say something about the case itself (a condition on the inputs, run-to-run
   // differences); when some match is specific, the generic ones (only `wrong cells`) are
@@ -117,6 +172,9 @@ std::vector<std::string> matchSignatures(const sema::ContractInfo& ct, const ora
   std::vector<std::string> names;
   for (const auto& [name, rank] : matched)
     if (rank == best && !in(names, name)) names.push_back(name);
+  if (outranked)
+    for (const auto& [name, rank] : matched)
+      if (rank < best && !in(names, name) && !in(*outranked, name)) outranked->push_back(name);
   return names;
 }
 

@@ -44,8 +44,11 @@ struct FailureFacts {
 // the classes the case was made for (and the contract's own) outrank those of the classes
 // that ask for every case: a stride bug leaves cells unwritten too, but on a case made for
 // std.mem.strides@1 it is `ignores-strides`, not `tail-unwritten`.
+// `outranked`, when given, receives the names that matched but were outranked: the diagnosis
+// turns to them when it refutes the outranking ones across cases.
 std::vector<std::string> matchSignatures(const sema::ContractInfo& ct, const oracle::Bindings& b,
-                                         const oracle::OracleResult& r, const FailureFacts& facts);
+                                         const oracle::OracleResult& r, const FailureFacts& facts,
+                                         std::vector<std::string>* outranked = nullptr);
 
 // For each signature with a `fails when` or `fails only when` clause, whether its (first)
 // condition holds on the case: the evidence a diagnosis weighs across cases.

@@ -143,4 +143,8 @@ struct Plan {
 // contract itself or a class of `plan.everywhere` asked for it too.
 std::vector<std::string> alternativeOwners(const Plan& plan, const std::vector<std::string>& origins, bool isDefault);
 
+// Whether `dim` alone is a shape entry of one of the kernel's tensors: an extent, not a
+// convolution's stride, padding or dilation, which only enter a shape through an expression.
+bool isExtent(const sema::ContractInfo& c, const std::string& dim);
+
 }  // namespace kc::plan

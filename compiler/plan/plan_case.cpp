@@ -154,12 +154,7 @@ void addOrigin(std::vector<std::string>& list, const std::string& id) {
   if (std::find(list.begin(), list.end(), id) == list.end()) list.push_back(id);
 }
 
-bool PlanState::bareShapeEntry(const std::string& dim) const {
-  for (const auto& t : c_.kernel->tensors)
-    for (const auto& e : t.shape)
-      if (e->op == ir::Op::Dim && e->name == dim) return true;
-  return false;
-}
+bool PlanState::bareShapeEntry(const std::string& dim) const { return isExtent(c_, dim); }
 
 int64_t PlanState::leastSize(const DimPlan& d) const {
   if (d.lo == 0 && !bareShapeEntry(d.name)) return 0;
@@ -169,3 +164,14 @@ int64_t PlanState::leastSize(const DimPlan& d) const {
 }
 
 }  // namespace kc::plan::detail
+
+namespace kc::plan {
+
+bool isExtent(const sema::ContractInfo& c, const std::string& dim) {
+  for (const auto& t : c.kernel->tensors)
+    for (const auto& e : t.shape)
+      if (e->op == ir::Op::Dim && e->name == dim) return true;
+  return false;
+}
+
+}  // namespace kc::plan

@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 
+#include "compiled_contract.h"
 #include "checker/diagnose/diagnose.h"
 #include "checker/diagnose/probes.h"
 #include "checker/report/diagnosis.h"
@@ -147,4 +149,84 @@ TEST_CASE("diagnosis: a tail name from a contract's cell pattern alone is not na
   report::Diagnosis d = diagnoseWithoutReRuns(ct, p, results);
   CHECK(d.names() == std::vector<std::string>{"unwritten-cells"});
   CHECK(std::find(d.notNamed.begin(), d.notNamed.end(), "tail-unwritten: only a re-run shows it, and none did") != d.notNamed.end());
+}
+
+TEST_CASE("diagnosis: re-runs refused for the spent budget are one line that counts them", "[diagnosis]") {
+  const std::string spent = std::string(" did not run (") + diagnose::kBudgetSpent + ")";
+  std::vector<std::string> probes = {"#3 in contiguous views: fails too", "#3 with H varied" + spent,
+                                     "#3 with its inputs scaled: none passes", "#3 with W varied" + spent, "#3 with N varied" + spent};
+  diagnose::foldBudgetSpent(probes);
+  CHECK(probes == std::vector<std::string>{
+                      "#3 in contiguous views: fails too",
+                      "#3 with H varied did not run (the diagnosis's re-run budget is spent; 2 more re-runs were not made)",
+                      "#3 with its inputs scaled: none passes"});
+  // One such line stays as it is.
+  std::vector<std::string> one = {"#1 with H varied" + spent};
+  diagnose::foldBudgetSpent(one);
+  CHECK(one == std::vector<std::string>{"#1 with H varied" + spent});
+}
+
+namespace {
+
+const char* kSums = R"(kcontract 1
+
+kernel k(x: f32[R, H]) -> (s: f32[R], c: f32[R, H], f: f32[R, H])
+  where R in 1..4096, H in 1..4096
+
+contract t.sums@1 "row sums of |x|, prefix sums, the whole tensor's sum of squares" {
+  scope {
+    kernel k
+  }
+  oracle f64 {
+    s[r] = sum(h, |x[r, h]|)
+    c[r, h] = sum(j in 0..h, x[r, j])
+    q[r] = sum(h, x[r, h]^2)
+    f[r, h] = x[r, h] + sum(k, q[k])
+  }
+  tolerance {
+    tol[r] = 0 * s*[r]
+  }
+  post {
+    forall r: s[r] == s*[r]
+  }
+}
+)";
+
+}  // namespace
+
+TEST_CASE("diagnosis: how far a sum of inputs in -1..1 can reach, for the exact-input re-run", "[diagnosis]") {
+  auto p = kc::test::compileContract(kSums);
+  plan::Case c;
+  c.dims = {{"R", 3}, {"H", 300}};
+  // The whole tensor's sum of squares: 3 rows of 300 ones.
+  CHECK(diagnose::largestPartialSum(*p->ct, c) == 900);
+  c.dims = {{"R", 1}, {"H", 200}};
+  CHECK(diagnose::largestPartialSum(*p->ct, c) == 200);
+  CHECK(diagnose::largestPartialSum(*p->ct, c) <= diagnose::kExactSumReach);
+  // Halved, the dim that lowers the reach most each time, until no sum passes 256.
+  c.dims = {{"R", 3}, {"H", 300}};
+  auto small = diagnose::withinExactReach(*p->ct, c);
+  REQUIRE(small);
+  CHECK(small->dims == std::vector<std::pair<std::string, int64_t>>{{"R", 3}, {"H", 75}});
+}
+
+TEST_CASE("diagnosis: a dim's factor names missing-scale only when most cases with a factor show one", "[diagnosis]") {
+  sema::ContractInfo ct;
+  plan::Plan p;
+  p.cases = {planned(1), planned(2)};
+  // Case 1's factor is sqrt(30 / 31) (H = 31); case 2's, 0.9 at H = 64, is no dim's: a wrong
+  // norm, which lands near a dim's factor by chance.
+  const double f1 = std::sqrt(30.0 / 31.0);
+  report::CaseResult a = withCells({{2 * f1, 2}, {3 * f1, 3}, {-1 * f1, -1}});
+  a.number = 1;
+  a.dims = {{"H", 31}};
+  report::CaseResult b = withCells({{0.9 * 2, 2}, {0.9 * 5, 5}, {0.9 * -4, -4}});
+  b.number = 2;
+  b.dims = {{"H", 64}};
+  CHECK(diagnoseWithoutReRuns(ct, p, {a, b}).names() == std::vector<std::string>{"unclassified"});
+  // Case 2's factor 1 / sqrt(64): a scale missing in both.
+  b = withCells({{0.125 * 2, 2}, {0.125 * 5, 5}, {0.125 * -4, -4}});
+  b.number = 2;
+  b.dims = {{"H", 64}};
+  CHECK(diagnoseWithoutReRuns(ct, p, {a, b}).names() == std::vector<std::string>{"missing-scale"});
 }
