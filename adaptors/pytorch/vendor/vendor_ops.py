@@ -193,6 +193,24 @@ def rmsnorm(x, eps):
     return (xf * torch.rsqrt(xf.pow(2).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
 
 
+# l1_norm, l2_norm, frobenius_norm: KernelBench's L1Norm, L2Norm and FrobeniusNorm as written
+# there, on f32 copies (the norm in f32, as the contracts assume) and one rounding to T.
+
+def l1_norm(x):
+    xf = x.float()
+    return (xf / torch.mean(torch.abs(xf), dim=1, keepdim=True)).to(x.dtype)
+
+
+def l2_norm(x):
+    xf = x.float()
+    return (xf / torch.norm(xf, p=2, dim=1, keepdim=True)).to(x.dtype)
+
+
+def frobenius_norm(x):
+    xf = x.float()
+    return (xf / torch.norm(xf, p="fro")).to(x.dtype)
+
+
 # GEMMs: std.op.matmul, bmm (TF32 off), and the TF32 control.
 
 def matmul(a, b):

@@ -82,3 +82,80 @@ int kc_rmsnorm(kc_tensor* args, int32_t nargs, void* stream) {
   }
   return KC_OK;
 }
+
+/* The vector norms (stdlib/ops/{l1_norm,l2_norm,frobenius_norm}.kcontract):
+ *   kc_l1_norm(x: T[R, H] -> y: T[R, H])          y = x / (sum |x| / H), per row
+ *   kc_l2_norm(x -> y)                             y = x / sqrt(sum x^2), per row
+ *   kc_frobenius_norm(x: T[N] -> y: T[N])         y = x / sqrt(sum of every x^2)
+ * Row sums in f32, 8 lanes (element h to lane h % 8), merged pairwise; the Frobenius norm's
+ * as a binary tree. */
+
+static int check_xy(kc_tensor* args, int32_t nargs) {
+  if (args == NULL || nargs != 2) return KC_E_NARGS;
+  if (!kc_view_ok(&args[0], 2) || !kc_view_ok(&args[1], 2)) return KC_E_TENSOR;
+  if (args[0].dtype != args[1].dtype) return KC_E_TENSOR;
+  if (!kc_same_shape(&args[0], &args[1])) return KC_E_SHAPE;
+  return KC_OK;
+}
+
+/* Row r's sum of |x| (square = 0) or of x^2 (square = 1), in 8 f32 lanes. */
+static float row_sum(const kc_tensor* x, int64_t r, int square) {
+  const int64_t H = x->shape[1], xs = x->strides[1], xb = r * x->strides[0];
+  float lane[KC_LANES] = {0};
+  for (int64_t h = 0; h < H; ++h) {
+    const float v = kc_ld(x, xb + h * xs);
+    lane[h % KC_LANES] += square ? v * v : fabsf(v);
+  }
+  for (int w = KC_LANES / 2; w >= 1; w /= 2)
+    for (int k = 0; k < w; ++k) lane[k] += lane[k + w];
+  return lane[0];
+}
+
+static void scale_row(const kc_tensor* x, const kc_tensor* y, int64_t r, float inv) {
+  const int64_t H = x->shape[1], xb = r * x->strides[0], yb = r * y->strides[0];
+  for (int64_t h = 0; h < H; ++h) kc_st(y, yb + h * y->strides[1], kc_ld(x, xb + h * x->strides[1]) * inv);
+}
+
+int kc_l1_norm(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  int rc = check_xy(args, nargs);
+  if (rc) return rc;
+  for (int64_t r = 0; r < args[0].shape[0]; ++r)
+    scale_row(&args[0], &args[1], r, 1.0f / (row_sum(&args[0], r, 0) / (float)args[0].shape[1]));
+  return KC_OK;
+}
+
+int kc_l2_norm(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  int rc = check_xy(args, nargs);
+  if (rc) return rc;
+  for (int64_t r = 0; r < args[0].shape[0]; ++r) scale_row(&args[0], &args[1], r, 1.0f / sqrtf(row_sum(&args[0], r, 1)));
+  return KC_OK;
+}
+
+/* The squares of cells lo..hi-1 as a binary tree (64 cells at a leaf): a running f32 sum
+ * over a billion cells would stall once each square is below half its spacing. */
+static float squares_sum(const kc_tensor* x, int64_t lo, int64_t hi) {
+  if (hi - lo <= 64) {
+    float s = 0.0f;
+    for (int64_t i = lo; i < hi; ++i) {
+      const float v = kc_ld(x, i * x->strides[0]);
+      s += v * v;
+    }
+    return s;
+  }
+  const int64_t mid = lo + (hi - lo) / 2;
+  return squares_sum(x, lo, mid) + squares_sum(x, mid, hi);
+}
+
+int kc_frobenius_norm(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  if (args == NULL || nargs != 2) return KC_E_NARGS;
+  const kc_tensor *x = &args[0], *y = &args[1];
+  if (!kc_view_ok(x, 1) || !kc_view_ok(y, 1) || x->dtype != y->dtype) return KC_E_TENSOR;
+  if (!kc_same_shape(x, y)) return KC_E_SHAPE;
+  const int64_t N = x->shape[0];
+  const float inv = 1.0f / sqrtf(squares_sum(x, 0, N));
+  for (int64_t i = 0; i < N; ++i) kc_st(y, i * y->strides[0], kc_ld(x, i * x->strides[0]) * inv);
+  return KC_OK;
+}
