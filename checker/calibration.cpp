@@ -156,6 +156,7 @@ StateResult conformingState(const std::vector<CaseResult>& results) {
   s.outcome = StateOutcome::Shown;
   s.summary = plural(pass, "case") + " pass" + (pass == 1 ? "es" : "");
   if (mistrusted) s.summary += ", " + std::to_string(mistrusted) + " mistrusted";
+  if (size_t skipped = count(results, Verdict::Skipped)) s.summary += ", " + std::to_string(skipped) + " SKIPPED";
   return s;
 }
 
@@ -180,7 +181,7 @@ StateResult allcloseState(const std::vector<CaseResult>& results) {
   return s;
 }
 
-StateResult caughtState(const std::vector<CaseResult>& results, const std::string& signature) {
+StateResult caughtState(const std::vector<CaseResult>& results, const std::string& signature, bool memoryCapped) {
   StateResult s;
   const CaseResult* otherFailure = nullptr;
   // Every other name the contract gave the violating kernel, so that the expectation pins
@@ -207,6 +208,14 @@ StateResult caughtState(const std::vector<CaseResult>& results, const std::strin
   s.outcome = skipped ? StateOutcome::Skipped : StateOutcome::NotShown;
   s.summary = skipped ? "every case SKIPPED" : otherFailure ? "caught, but not as " + signature : "not caught";
   if (otherFailure) s.detail = describe(*otherFailure);
+  size_t pastLimit = static_cast<size_t>(std::count_if(results.begin(), results.end(), [](const CaseResult& r) {
+    return r.verdict == Verdict::Skipped && r.reason.find("(--max-memory)") != std::string::npos;
+  }));
+  if (memoryCapped && !skipped && pastLimit) {
+    s.outcome = StateOutcome::Skipped;
+    s.summary += " on the " + plural(results.size() - count(results, Verdict::Skipped), "case") + " that ran; " +
+                 std::to_string(pastLimit) + " SKIPPED past --max-memory may catch it";
+  }
   return s;
 }
 

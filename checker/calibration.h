@@ -70,6 +70,9 @@ StateResult conformingState(const std::vector<report::CaseResult>& results);
 // State 2 from the allclose run of the violating kernel: every seed passed.
 StateResult allcloseState(const std::vector<report::CaseResult>& results);
 // State 3 from the contract's run on the violating kernel: some case FAILs with `signature`.
-StateResult caughtState(const std::vector<report::CaseResult>& results, const std::string& signature);
+// With `memoryCapped` (calibrate --max-memory), a kernel not caught as `signature` while
+// cases were SKIPPED past that limit is skipped, not NOT shown: those cases may catch it.
+StateResult caughtState(const std::vector<report::CaseResult>& results, const std::string& signature,
+                        bool memoryCapped = false);
 
 }  // namespace kc::check

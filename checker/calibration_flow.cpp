@@ -137,6 +137,7 @@ void applyAllcloseDims(const CalibrationEntry& e, const sema::ContractInfo& ct, 
 bool Calibration::prepare(Compilation& c, const CalibrateOptions& o, bool warningsAsErrors, CalibrationError& error) {
   c_ = &c;
   run_ = o.run;
+  memoryCapped_ = o.memoryCapped;
   std::string manifest;
   std::vector<std::string> ids;
   for (const auto& t : o.targets) {
@@ -270,7 +271,7 @@ CalibrationSummary Calibration::run(CalibrationObserver& observer) {
     if (e->prefillReference) allclose.summary += ", output buffers holding the reference";
     observer.state("violating passes a plain allclose  ", allclose);
 
-    StateResult caught = caughtState(runAll(job, run), e->signature);
+    StateResult caught = caughtState(runAll(job, run), e->signature, memoryCapped_);
     observer.state("contract catches the violating one ", caught);
 
     bool ok = conforming.outcome == StateOutcome::Shown && allclose.outcome == StateOutcome::Shown &&

@@ -19,7 +19,8 @@ struct CalibrateOptions {
   std::string backend;  // only the pairs of this backend
   bool all = false;     // every pair; with the shipped manifest, a pair for every class and op
   size_t shardIndex = 0, shardCount = 1;  // --shard I/N: the chosen pairs I, I + N, ... (the checks of --all in each)
-  RunOptions run;       // seed and time limit of every run
+  RunOptions run;       // seed, time limit and memory limit of every run
+  bool memoryCapped = false;  // run.maxCaseBytes was set (--max-memory): see caughtState
 };
 
 // Why calibration could not start: one line (or several) for stderr. `located` messages
@@ -64,6 +65,7 @@ class Calibration {
   std::vector<CalibrationEntry> chosen_;  // an op pair's contract resolved to its version
   std::vector<std::string> uncalibrated_, uncalibratedOps_;
   RunOptions run_;
+  bool memoryCapped_ = false;
 };
 
 }  // namespace kc::check

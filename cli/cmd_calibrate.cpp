@@ -20,6 +20,7 @@ struct CalibrateCliOptions {
   check::CalibrateOptions cal;
   double timeout = 10;
   std::string shard;
+  std::string maxMemory;
 };
 
 int fail(const std::string& message) {
@@ -46,6 +47,9 @@ int runCalibrate(CalibrateCliOptions o, const GlobalOptions& opts) {
   }
   if (!o.shard.empty() && !parseShard(o.shard, o.cal.shardIndex, o.cal.shardCount))
     return fail("--shard is I/N with 0 <= I < N; not '" + o.shard + "'");
+  o.cal.memoryCapped = !o.maxMemory.empty();
+  if (o.cal.memoryCapped && !parseBytes(o.maxMemory, o.cal.run.maxCaseBytes))
+    return fail("--max-memory is a size such as 512M or 4G (1 byte to 1024T); not '" + o.maxMemory + "'");
   o.cal.run.timeoutSeconds = o.timeout;
   Compilation c;
   check::Calibration cal;
@@ -78,6 +82,9 @@ void addCalibrateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>
   sub->add_option("-I,--include", o->cal.includeDirs, "Another folder to search for imports and contract IDs");
   sub->add_option("--timeout", o->timeout, "Seconds one run of a case may take before it is killed (default 10)")
       ->check(secondsValue());
+  sub->add_option("--max-memory", o->maxMemory,
+                  "Host memory a case may use, e.g. 512M or 4G (default 4G); larger cases are SKIPPED and counted in each "
+                  "state's line");
   sub->add_option("--shard", o->shard,
                   "Calibrate the chosen pairs I, I + N, ... (I/N), to split the work; --all still requires a pair for every "
                   "class and op");

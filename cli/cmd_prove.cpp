@@ -1,9 +1,10 @@
-// kcontract prove FILE|ID... [--smt2 DIR] [--timeout S] [--json] [-I DIR]: discharges each
+// kcontract prove FILE|ID... [--smt2 DIR] [--timeout S] [--only KIND,...] [--json] [-I DIR]: discharges each
 // contract's symbolic obligations with cvc5 (prover/prove.h) and prints, per obligation, its
 // answer and verdict, with the counterexample; a summary line, or all of it as JSON.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -34,8 +35,41 @@ struct ProveOptions {
   InputOptions in;
   std::string smt2;  // a folder, or "" for none
   double timeout = 10.0;
+  std::vector<std::string> only;  // obligation kinds (blind-band-correct, ...); empty: every kind
   bool json = false;
 };
+
+// The obligation kinds, as --only and the output name them.
+std::vector<std::string> kindNames() {
+  std::vector<std::string> names;
+  for (auto k : {obl::Kind::PreSatisfiable, obl::Kind::IndexWidth31, obl::Kind::IndexWidth32, obl::Kind::Defined,
+                 obl::Kind::BlindBandDetect, obl::Kind::BlindBandCorrect, obl::Kind::BlindBandAccumulator,
+                 obl::Kind::BlindBandOperand})
+    names.emplace_back(obl::kindName(k));
+  return names;
+}
+
+// Keeps the obligations (and the skipped ones: CONTRACT/KIND/...) of the kinds --only names.
+void keepOnly(const std::vector<std::string>& only, std::vector<obl::Obligation>& all,
+              std::vector<obl::Skipped>& skipped, std::vector<const sema::ContractInfo*>& owners) {
+  if (only.empty()) return;
+  auto chosen = [&](const std::string& kind) { return std::find(only.begin(), only.end(), kind) != only.end(); };
+  std::vector<obl::Obligation> keptAll;
+  std::vector<const sema::ContractInfo*> keptOwners;
+  for (size_t i = 0; i < all.size(); ++i)
+    if (chosen(obl::kindName(all[i].kind))) {
+      keptAll.push_back(std::move(all[i]));
+      keptOwners.push_back(owners[i]);
+    }
+  all = std::move(keptAll);
+  owners = std::move(keptOwners);
+  skipped.erase(std::remove_if(skipped.begin(), skipped.end(),
+                               [&](const obl::Skipped& s) {
+                                 size_t a = s.id.find('/'), b = s.id.find('/', a + 1);
+                                 return a == std::string::npos || !chosen(s.id.substr(a + 1, b - a - 1));
+                               }),
+                skipped.end());
+}
 
 std::string secondsText(double s) {
   char buf[32];
@@ -115,6 +149,7 @@ int runProve(const ProveOptions& cmd, const GlobalOptions& opts) {
   std::vector<obl::Skipped> skipped;
   std::vector<const sema::ContractInfo*> owners;
   collectObligations(c, chosen, all, skipped, &owners);
+  keepOnly(cmd.only, all, skipped, owners);
 
   std::map<std::string, std::string> fileOf;
   if (!cmd.smt2.empty() && !writeObligationScripts(cmd.smt2, all, fileOf)) return kExitInput;
@@ -190,6 +225,14 @@ void addProveCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   sub->add_option("--smt2", cmd->smt2, "Also write one NAME.smt2 per obligation into this folder");
   sub->add_option("--timeout", cmd->timeout, "Seconds each query may run (default 10); a timeout is not a pass")
       ->check(secondsValue());
+  std::string kinds;
+  for (const auto& k : kindNames()) kinds += (kinds.empty() ? "" : ", ") + k;
+  sub->add_option("--only", cmd->only, "Discharge only the obligations of these kinds (comma-separated or repeated): " + kinds)
+      ->expected(1)
+      ->allow_extra_args(false)  // one value per --only: the contracts after it stay positionals
+      ->delimiter(',')
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->check(CLI::IsMember(kindNames()));
   sub->add_flag("--json", cmd->json, "Print the answers as JSON");
   commands.emplace_back(sub, [cmd](const GlobalOptions& g) { return runProve(*cmd, g); });
 }

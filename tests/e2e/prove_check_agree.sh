@@ -2,8 +2,9 @@
 # reference kernel and every calibration kernel that must pass, prove's "a correct
 # implementation passes" (blind-band-correct: ok) holds exactly when check passes the kernel.
 # Undecided (a timeout, unknown, a skipped obligation, a check that only skipped) is listed as
-# such, never counted as agreement; a disagreement exits 1.
-python3 prove_check_agree.py "$KC" ../.. "$WORK" --timeout 10
+# such, never counted as agreement; a disagreement exits 1. The time limit is generous: only
+# the blind-band-correct obligations run, and conv_transpose3d's takes 10 to 15 s.
+python3 prove_check_agree.py "$KC" ../.. "$WORK" --timeout 60
 rc=$?; [[ $rc -ne 0 ]] && echo "[exit $rc]"
 echo "--- given pairs: a one-ulp tolerance (prove_one_ulp.sh); a kernel that does not build is undecided"
 printf 'int kc_rsqrt_f32(void) { return }\n' >"$WORK/broken.c"

@@ -17,6 +17,9 @@ for o in d["obligations"]:
 s = d["summary"]
 print({k: v for k, v in s.items() if k != "seconds"}, d["solver"])
 '
+echo "--- --only KIND: the obligations of those kinds alone (skipped ones too)"
+kc prove --timeout 4 --only index-width-31,index-width-32 data/problems.kcontract 2>/dev/null | grep -E "^std|^[a-z]+\.|verdict|^prove:"
 echo "--- input errors: exit 2"
 kc prove --timeout 0 data/vacuous.kcontract
 kc prove nosuch.kcontract
+kc prove --only blind-band data/vacuous.kcontract
