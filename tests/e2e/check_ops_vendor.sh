@@ -23,7 +23,7 @@ turn=0
   echo "kernels:"
   for spec in add:3 mul:3 relu:3 gelu:3 gelu_tanh:3 silu:3 exp:3 sum:3 mean:3 amax:3 softmax:3 \
     log_softmax:3 layernorm:3 rmsnorm:3 l1_norm:3 l2_norm:3 frobenius_norm:3 matmul:3 bmm:3 attention:3 attention_causal:3 transpose:3 \
-    cumsum:3 int8_gemm:0 embedding:3 sigmoid:3 tanh:3 softsign:3 hardtanh:3 hardsigmoid:3 softplus:3 \
+    cumsum:3 cumsum_reverse:3 cumsum_exclusive:3 cumprod:3 int8_gemm:0 embedding:3 sigmoid:3 tanh:3 softsign:3 hardtanh:3 hardsigmoid:3 softplus:3 \
     selu:3 leaky_relu:3 elu:3 scale:3 sum_dim:3 mean_dim:3 amax_dim:3 amin_dim:3 argmax_dim:3 argmin_dim:3 \
     conv1d:1 conv2d:1 conv3d:1 conv_transpose1d:1 conv_transpose2d:1 conv_transpose3d:1 \
     max_pool1d:1 max_pool2d:1 max_pool3d:1 avg_pool1d:1 avg_pool2d:1 avg_pool3d:1; do

@@ -158,6 +158,25 @@ def cumsum(x):
     return torch.cumsum(x, dim=-1, dtype=torch.float32).to(x.dtype)
 
 
+def cumsum_reverse(x):
+    """KernelBench's reverse cumsum (cumsum of the flipped row, flipped back), f32
+    accumulation, one rounding to T."""
+    return torch.cumsum(x.flip(-1), dim=-1, dtype=torch.float32).flip(-1).to(x.dtype)
+
+
+def cumsum_exclusive(x):
+    """KernelBench's exclusive cumsum: a zero, then the inclusive cumsum of the first H - 1
+    cells; f32 accumulation, one rounding to T."""
+    head = torch.zeros_like(x.select(-1, 0).unsqueeze(-1), dtype=torch.float32)
+    body = torch.cumsum(x.narrow(-1, 0, x.size(-1) - 1), dim=-1, dtype=torch.float32)
+    return torch.cat((head, body), dim=-1).to(x.dtype)
+
+
+def cumprod(x):
+    """Inclusive prefix product along the last dimension, multiplied in f32, one rounding to T."""
+    return torch.cumprod(x, dim=-1, dtype=torch.float32).to(x.dtype)
+
+
 # softmax, log_softmax: along the last dimension.
 
 def softmax(x):
