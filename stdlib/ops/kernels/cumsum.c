@@ -10,16 +10,19 @@
  * in f32, the block totals are scanned, and each block's cells get the preceding blocks'
  * total added. Accumulation in f32, one rounding to T per cell. The reverse scan walks the
  * row from its end; the exclusive one writes each cell the scan of the cells before it. */
-#include <stdlib.h>
-
-#include "kc_host.h"
+#include "kc_scan.h"
 
 #define BLOCK 64
 
-/* One row: s[i] is the inclusive scan of the row read in scan order (i-th cell from the end
- * when reverse), with local and offset as scratch of H and ceil(H / BLOCK) floats. */
-static void scan_row(const kc_tensor* x, int64_t xb, const kc_tensor* y, int64_t yb, int64_t H, int reverse,
-                     int exclusive, float* local, float* offset) {
+struct scan_how {
+  int reverse, exclusive;
+};
+
+/* One row: local[i] is the in-block scan of the row read in scan order (i-th cell from the
+ * end when reverse), offset[b] the blocks' totals before block b. */
+static void scan_row(const kc_tensor* x, int64_t xb, const kc_tensor* y, int64_t yb, int64_t H, float* local,
+                     float* offset, const void* how) {
+  const int reverse = ((const struct scan_how*)how)->reverse, exclusive = ((const struct scan_how*)how)->exclusive;
   const int64_t nb = (H + BLOCK - 1) / BLOCK;
 #define KC_CELL(i) (reverse ? H - 1 - (i) : (i))
   for (int64_t b = 0; b < nb; ++b) { /* scan inside each block */
@@ -42,25 +45,8 @@ static void scan_row(const kc_tensor* x, int64_t xb, const kc_tensor* y, int64_t
 }
 
 static int scan(kc_tensor* args, int32_t nargs, int reverse, int exclusive) {
-  if (args == NULL || nargs != 2) return KC_E_NARGS;
-  const kc_tensor *x = &args[0], *y = &args[1];
-  if (!kc_view_ok(x, 2) || !kc_view_ok(y, 2) || x->dtype != y->dtype) return KC_E_TENSOR;
-  if (!kc_same_shape(x, y)) return KC_E_SHAPE;
-  const int64_t R = x->shape[0], H = x->shape[1];
-  if (R == 0 || H == 0) return KC_OK;
-  const int64_t nb = (H + BLOCK - 1) / BLOCK;
-  float* local = (float*)malloc(sizeof(float) * (size_t)H);
-  float* offset = (float*)malloc(sizeof(float) * (size_t)nb);
-  if (local == NULL || offset == NULL) {
-    free(local);
-    free(offset);
-    return KC_E_SHAPE;
-  }
-  for (int64_t r = 0; r < R; ++r)
-    scan_row(x, r * x->strides[0], y, r * y->strides[0], H, reverse, exclusive, local, offset);
-  free(local);
-  free(offset);
-  return KC_OK;
+  const struct scan_how how = {reverse, exclusive};
+  return kc_scan_rows(args, nargs, BLOCK, scan_row, &how);
 }
 
 int kc_cumsum(kc_tensor* args, int32_t nargs, void* stream) {
