@@ -44,6 +44,7 @@ struct Availability {
   std::string reason;   // why not (no GPU, no OpenCL platform, not built in)
   std::string device;   // what runs the kernels, for reports: "host (x86_64, 2 threads)"
   int devices = 0;      // the GPUs it sees (check --devices); 0 on backends without any
+  std::string arch;     // the CUDA backend's device architecture ("sm_90"; "" elsewhere)
 };
 
 // Contiguous elements whose value is a pure function of (key, flat index): element i of the

@@ -5,7 +5,7 @@
 // one friendly shape of the same contract (calibration's harness: plan::friendlyPlan,
 // run::Allclose, atol = rtol = 1e-2). Compilation is excluded: each kernel is built once
 // before either is timed. Goal: check <= 3x allclose.
-//   build/bench/check_bench [--backend host|cuda] [--timeout S] [--baseline] [--own]
+//   build/bench/check_bench [--backend host|cuda] [--timeout S] [--baseline] [--own] [--oracle MODE] [--oracle-baseline]
 //                           [--op NAME IMPL[:ENTRY]]... [CONTRACT IMPL[:ENTRY]]...
 // Without kernels: the softmax and matmul examples of the backend (host: .c; cuda: .cu), from
 // examples/ in the current folder (the repository root, where the bundle's copy runs), else
@@ -16,7 +16,9 @@
 // every f32 case its protocol plans: a heavier plan, up to 64 x 262144 and 1000 x 65536).
 // CONTRACT IMPL times a kernel against any contract the same way. --baseline also times each
 // check as it ran before worker reuse and machine-wide oracle threads: a fresh worker process
-// per run (a CUDA context each) and 2 oracle threads.
+// per run (a CUDA context each) and 2 oracle threads. --oracle MODE: check --oracle for every
+// timed check (default auto: the compiled oracle on CUDA); --oracle-baseline also times each
+// check with the interpreter, in the same run (docs/oracle.md, "The compiled oracle").
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -93,7 +95,8 @@ struct Target {
 };
 
 // Times every job of one target; false when a goal was missed or a kernel could not be built.
-bool benchTarget(const Target& t, const std::string& backend, double timeout, bool baseline) {
+bool benchTarget(const Target& t, const std::string& backend, double timeout, bool baseline, const std::string& oracle,
+                 bool oracleBaseline) {
   kc::Compilation c;
   kc::check::JobOptions jo = t.job;
   std::vector<kc::check::Job> jobs;
@@ -124,6 +127,7 @@ bool benchTarget(const Target& t, const std::string& backend, double timeout, bo
     full.dtype = "f32";
     full.timeoutSeconds = timeout;
     full.includeDirs = jo.includeDirs;
+    full.oracle = oracle;
     kc::run::Allclose ac;
     kc::check::RunOptions plain = full;
     plain.allclose = &ac;
@@ -141,7 +145,17 @@ bool benchTarget(const Target& t, const std::string& backend, double timeout, bo
     for (const auto& [sec, what] : f.slowest) std::printf("  slowest: %.2f s  %s\n", sec, what.c_str());
     printPhases("allclose", a);
     printPhases("check", f);
-    std::printf("  (%u oracle threads; workers: %s)\n", full.threads, be->reusesWorker() ? "one per kernel, reused" : "a fresh one per run");
+    std::printf("  (oracle: %s, %u interpreter threads; workers: %s)\n", oracle.c_str(), full.threads,
+                be->reusesWorker() ? "one per kernel, reused" : "a fresh one per run");
+    if (oracleBaseline) {
+      kc::check::RunOptions interp = full;
+      interp.oracle = "interpreter";
+      Run b = timeJob(job, interp);
+      std::printf("  oracle baseline, the interpreter: %zu cases: %.2f s (%s), %.1fx allclose; --oracle %s is %.2fx faster\n",
+                  b.cases, b.seconds, verdicts(b).c_str(), a.seconds > 0 ? b.seconds / a.seconds : 0, oracle.c_str(),
+                  f.seconds > 0 ? b.seconds / f.seconds : 0);
+      printPhases("interpreter", b);
+    }
     if (baseline) {
       kc::check::RunOptions before = full;
       before.workers = kc::run::WorkerPolicy::Fresh;
@@ -162,10 +176,11 @@ bool benchTarget(const Target& t, const std::string& backend, double timeout, bo
 int main(int argc, char** argv) {
   std::string backend = kc::backend::kHostBackend;
   double timeout = 60;
-  bool baseline = false, own = false;
+  bool baseline = false, own = false, oracleBaseline = false;
+  std::string oracle = "auto";
   std::vector<Target> targets;
   auto usage = [] {
-    std::fprintf(stderr, "usage: check_bench [--backend host|cuda] [--timeout S] [--baseline] [--own] "
+    std::fprintf(stderr, "usage: check_bench [--backend host|cuda] [--timeout S] [--baseline] [--own] [--oracle MODE] [--oracle-baseline] "
                          "[--op NAME IMPL[:ENTRY]]... [CONTRACT IMPL[:ENTRY]]...\n");
     return 2;
   };
@@ -175,6 +190,8 @@ int main(int argc, char** argv) {
     else if (a == "--timeout" && i + 1 < argc) timeout = std::atof(argv[++i]);
     else if (a == "--baseline") baseline = true;
     else if (a == "--own") own = true;
+    else if (a == "--oracle" && i + 1 < argc) oracle = argv[++i];
+    else if (a == "--oracle-baseline") oracleBaseline = true;
     else if (a == "--op" && i + 2 < argc) {
       Target t{"standard check (--op " + std::string(argv[i + 1]) + ")", {}};
       t.job.op = argv[i + 1];
@@ -224,6 +241,6 @@ int main(int argc, char** argv) {
   std::printf("check_bench: backend %s; full check (every planned f32 case) vs allclose (5 seeds, one friendly shape "
               "of the same contract); compilation excluded\n", backend.c_str());
   bool allMet = true;
-  for (const Target& t : targets) allMet = benchTarget(t, backend, timeout, baseline) && allMet;
+  for (const Target& t : targets) allMet = benchTarget(t, backend, timeout, baseline, oracle, oracleBaseline) && allMet;
   return allMet ? 0 : 1;
 }

@@ -291,6 +291,7 @@ bool CaseRun::runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uin
   run::JudgeInput in{job.contract, &plan, &c, &setup, &storage, &rec, opts.threads, opts.allclose};
   if (batch) in.batch = &*batch;
   in.phases = ph;
+  in.oracleEngine = opts.oracleEngines->forJob(opts.oracle, job.backend, in.oracleNotUsed);
   run::judge(in, attempt);
   attempt.perturbation = rec.perturbation;
   if (subBatch && !opts.allclose && rec.status == run::LaunchStatus::Ok)
@@ -325,6 +326,8 @@ CaseResult CaseRun::run() {
     r.maxAbsError = std::max(r.maxAbsError, a.maxAbsError);
     r.maxUlps = std::max(r.maxUlps, a.maxUlps);
     r.toleranceUsed = std::max(r.toleranceUsed, a.toleranceUsed);
+    // Which oracle ran: the interpreter's fallback is said when any seed fell back.
+    if (r.oracle.empty() || a.oracle.rfind("interpreter", 0) == 0) r.oracle = a.oracle;
   };
   for (size_t k = 0; k < c.seeds.size(); ++k) {
     if (opts.onlySeedIndex && *opts.onlySeedIndex != k) continue;

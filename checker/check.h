@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "checker/device_oracle/oracle_engine.h"
 #include "checker/report/diagnosis.h"
 #include "checker/report/result.h"
 #include "checker/report/summary.h"
@@ -51,6 +53,10 @@ struct RunOptions {
   // --problem-shape: one more case per dtype at these dims (plan::Options::problemDims)
   std::vector<std::pair<std::string, int64_t>> problemDims;
   double timeoutSeconds = 10;          // per case and seed: a worker running longer is killed
+  // --oracle: interpreter, host, cuda or auto (device_oracle/oracle_engine.h); the engines
+  // are shared by every job of the run (and every copy of these options).
+  std::string oracle = "auto";
+  std::shared_ptr<device_oracle::OracleEngines> oracleEngines = std::make_shared<device_oracle::OracleEngines>();
   uint64_t maxCaseBytes = 4ull << 30;  // host memory a case may use; above: SKIPPED
   // Oracle threads: the machine's hardware threads (a GPU machine's host cores judge its
   // large cases).

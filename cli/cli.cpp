@@ -50,6 +50,7 @@ int run(int argc, char** argv) {
   addMutateCommand(app, commands);
   addCatalogCommands(app, commands);
   addMergeCommand(app, commands);
+  addOracleCommand(app, commands);
   addIncidentCommand(app, commands);
   addLspCommand(app, commands);
 

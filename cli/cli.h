@@ -44,5 +44,6 @@ void addCatalogCommands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
 void addIncidentCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addLspCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 void addMergeCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
+void addOracleCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands);
 
 }  // namespace kc::driver

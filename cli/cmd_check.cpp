@@ -243,6 +243,7 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
     }
   if (!o.shard.empty() && !parseShard(o.shard, o.run.shardIndex, o.run.shardCount))
     return usage("--shard is I/N with 0 <= I < N; not '" + o.shard + "'");
+  if (std::string why = device_oracle::OracleEngines::validate(o.run.oracle); !why.empty()) return usage(why);
   if (!o.maxMemory.empty() && !parseBytes(o.maxMemory, o.run.maxCaseBytes))
     return usage("--max-memory is a size such as 512M or 4G (1 byte to 1024T); not '" + o.maxMemory + "'");
   if (!o.dims.empty())
@@ -391,6 +392,9 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
     std::vector<report::CaseResult> mine(results.begin() + static_cast<long>(first), results.end());
     if (wantsText) {
       // Said once per job, so a case never reads as perturbed when it was not.
+      for (const auto& [what, n] : report::oracleUse(mine))
+        text << "note: " << job.label << ": the oracle of " << n << (n == 1 ? " case" : " cases") << " ran "
+             << (what.rfind("interpreter: ", 0) == 0 ? "on the interpreter (" + what.substr(13) + ")" : "compiled (" + what + ")") << "\n";
       for (const auto& [why, n] : report::unsupportedPerturbations(mine))
         text << "note: " << job.label << ": " << n << (n == 1 ? " case" : " cases") << " asked for a perturbation that "
                   << "did not run (" << why << ")\n";
@@ -445,6 +449,10 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   sub->add_option("--shard", o->shard, "Run every N-th case starting at I (I/N), to split a suite over machines");
   sub->add_option("--timeout", o->run.timeoutSeconds, "Seconds one run of a case may take before it is killed (default 10)")
       ->check(secondsValue());
+  sub->add_option("--oracle", o->run.oracle,
+                  "What computes y* and the tolerance: interpreter (f64, on the host), host or cuda (the contract "
+                  "compiled to C++ or CUDA, the interpreter where it cannot be), auto (cuda on the cuda backend with a "
+                  "GPU, else the interpreter; the default)");
   sub->add_option("--max-memory", o->maxMemory, "Host memory a case may use, e.g. 512M or 4G (default 4G); larger cases are SKIPPED");
   sub->add_option("--threads", o->run.threads, "Threads of the host side: input generation, decoding, the f64 oracle and the judge's scans (default: the hardware threads of this machine)")
       ->check(integerValue(1, kMaxThreads));

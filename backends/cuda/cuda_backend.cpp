@@ -21,6 +21,7 @@
 #include "backends/support_fill.h"
 #include "backends/host/compile_cache.h"
 #include "backends/kernel_library.h"
+#include "backends/toolchain.h"
 #include "stdlib/data_root.h"
 
 namespace kc::backend {
@@ -201,11 +202,7 @@ fs::path onPath(const std::string& program) {
 
 }  // namespace
 
-std::string CudaBackend::nvccPath() {
-  if (const char* c = std::getenv("CUDACXX"); c && *c) return c;
-  if (isExecutable("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
-  return "nvcc";
-}
+std::string CudaBackend::nvccPath() { return backend::nvccPath(); }
 
 Availability CudaBackend::probe() {
   const DeviceInfo& d = queryDevice();
@@ -214,6 +211,7 @@ Availability CudaBackend::probe() {
   a.reason = d.reason;
   a.device = d.device;
   a.devices = d.count;
+  a.arch = d.arch;
   return a;
 }
 

@@ -1,5 +1,7 @@
 #include "backends/ptx/ptx_backend.h"
 
+#include "backends/toolchain.h"
+
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -12,6 +14,7 @@
 #include "backends/ptx/ptx_fatbin.h"
 #include "backends/ptx/ptx_parser.h"
 #include "backends/ptx/runtime/kc_ptx_hooks.h"
+#include "backends/toolchain.h"
 #include "stdlib/data_root.h"
 
 namespace kc::backend {
@@ -24,12 +27,6 @@ constexpr int kErrInvalidConfiguration = 9;  // cudaErrorInvalidConfiguration
 constexpr int kErrInvalidResourceHandle = 400;
 constexpr int kErrIllegalAddress = 700;
 constexpr size_t kMiB = size_t{1} << 20;
-
-std::string nvccPath() {
-  if (const char* c = std::getenv("CUDACXX"); c && *c) return c;
-  if (access("/usr/local/cuda/bin/nvcc", X_OK) == 0) return "/usr/local/cuda/bin/nvcc";
-  return "nvcc";
-}
 
 bool nvccRuns(const std::string& nvcc) {
   if (nvcc.find('/') != std::string::npos) return access(nvcc.c_str(), X_OK) == 0;

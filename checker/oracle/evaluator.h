@@ -59,6 +59,10 @@ OracleResult evalOracle(const sema::ContractInfo& ct, const Bindings& b, const E
 bool evalCondition(const ir::Node& cond, const sema::ContractInfo& ct, const Bindings& b, const OracleResult& r,
                    std::vector<Cell>* failing = nullptr, size_t maxFailing = 64, unsigned threads = 1);
 
+// A whole-tensor statistic as the interpreter computes it: max, min or sum over every cell in
+// order (NaN when any cell is). The compiled oracle's caller uses it too (device_oracle/).
+double statistic(const std::string& fn, const Tensor& t);
+
 // --- the prepared IR (prepare.cpp), shared by the walker's domains (walker.h) ------------
 namespace detail {
 

@@ -169,15 +169,7 @@ struct Preparer {
         p.tensor = t;
         p.def = def;
         p.name = &w.name;
-        double acc = p.fn == Fn::Sum ? 0.0 : p.fn == Fn::Max ? -INFINITY : INFINITY;
-        for (double v : t->data) {
-          if (std::isnan(v) || std::isnan(acc)) { acc = NAN; if (p.fn != Fn::Sum) break; continue; }
-          if (p.fn == Fn::Sum) acc += v;
-          else if (p.fn == Fn::Max) acc = v > acc ? v : acc;
-          else if (p.fn == Fn::Min) acc = v < acc ? v : acc;
-          else throw EvalError("unknown statistic '" + n.name + "'");
-        }
-        p.d = acc;
+        p.d = statistic(n.name, *t);
         return p;
       }
       case Op::Call: p.fn = callFn(n.name); break;
@@ -250,3 +242,24 @@ Prepared prepare(const ir::Node& n, const PrepareContext& ctx, const std::vector
 }
 
 }  // namespace kc::oracle::detail
+
+namespace kc::oracle {
+
+double statistic(const std::string& fn, const Tensor& t) {
+  if (fn != "sum" && fn != "max" && fn != "min") throw EvalError("unknown statistic '" + fn + "'");
+  const bool sum = fn == "sum", max = fn == "max";
+  double acc = sum ? 0.0 : max ? -INFINITY : INFINITY;
+  for (double v : t.data) {
+    if (std::isnan(v) || std::isnan(acc)) {
+      acc = NAN;
+      if (!sum) break;
+      continue;
+    }
+    if (sum) acc += v;
+    else if (max) acc = v > acc ? v : acc;
+    else acc = v < acc ? v : acc;
+  }
+  return acc;
+}
+
+}  // namespace kc::oracle

@@ -149,6 +149,7 @@ CaseResult readCase(const Json& j) {
   if (j.contains("kernel_output")) r.kernelOutput = str("kernel_output");
   if (j.contains("repro")) r.repro = str("repro");
   if (j.contains("perturbation")) r.perturbation = str("perturbation");
+  if (j.contains("oracle")) r.oracle = str("oracle");
   if (j.contains("sanitizer")) {
     const Json& s = get("sanitizer");
     if (!s.is_object()) throw Bad{"'sanitizer' is not an object"};
@@ -213,6 +214,7 @@ std::string caseJson(const CaseResult& r) {
   if (!r.kernelOutput.empty()) j["kernel_output"] = r.kernelOutput;
   if (!r.repro.empty()) j["repro"] = r.repro;
   if (!r.perturbation.empty()) j["perturbation"] = r.perturbation;
+  if (!r.oracle.empty()) j["oracle"] = r.oracle;
   if (r.sanitizer)
     j["sanitizer"] = {{"tool", r.sanitizer->tool},
                       {"ran", r.sanitizer->ran},

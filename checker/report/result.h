@@ -69,6 +69,11 @@ struct CaseResult {
   // What perturbed the repeats (docs/checking.md, "Perturbation"): the backend's line, e.g.
   // "noise: ..." or "not supported: ..."; "" when the case asks for none.
   std::string perturbation;
+  // Which oracle computed y* and the tolerance when check --oracle asked for a compiled one
+  // (docs/oracle.md, "The compiled oracle"): "cuda" or "host" when it did, "interpreter: WHY"
+  // when the interpreter ran instead; "" when the interpreter was asked for (the default off
+  // the GPU).
+  std::string oracle;
 
   // What came of it.
   Verdict verdict = Verdict::Unknown;

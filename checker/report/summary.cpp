@@ -15,6 +15,17 @@ std::vector<std::pair<std::string, size_t>> unsupportedPerturbations(const std::
   return unsupported;
 }
 
+std::vector<std::pair<std::string, size_t>> oracleUse(const std::vector<CaseResult>& results) {
+  std::vector<std::pair<std::string, size_t>> uses;
+  for (const auto& r : results) {
+    if (r.oracle.empty()) continue;
+    auto it = std::find_if(uses.begin(), uses.end(), [&](const auto& u) { return u.first == r.oracle; });
+    if (it == uses.end()) uses.emplace_back(r.oracle, 1);
+    else ++it->second;
+  }
+  return uses;
+}
+
 std::string jobOutcome(const std::vector<CaseResult>& results, bool kernelError) {
   if (kernelError) return "error";
   auto any = [&](Verdict v) {

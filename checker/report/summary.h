@@ -15,6 +15,9 @@ namespace kc::report {
 // The perturbations of `results` that did not run ("not supported ..."), each once, in order
 // of first appearance, with the number of cases that asked for it.
 std::vector<std::pair<std::string, size_t>> unsupportedPerturbations(const std::vector<CaseResult>& results);
+// Which oracle ran (CaseResult::oracle, when check --oracle asked for a compiled one), each
+// once, in order of first appearance, with the number of cases.
+std::vector<std::pair<std::string, size_t>> oracleUse(const std::vector<CaseResult>& results);
 
 // What a suite entry may expect of its kernel (docs/checking.md, "Suites"): `expect: fail`
 // or `expect: {verdict: fail, signature: k-tail}` (the diagnosis's primary cause).

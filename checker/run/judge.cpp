@@ -134,6 +134,7 @@ struct Judging {
   bool fate();
   void harnessChecks();
   bool oracleOverInputs();
+  oracle::OracleResult computeOracle();
   void overflowedCells();
   void postconditions();
   void completeness();
@@ -243,13 +244,30 @@ void Judging::harnessChecks() {
   }
 }
 
+// The compiled oracle when the check asked for one and it runs (out.oracle says which ran),
+// else the interpreter. A compiled program's failure is not the case's: the interpreter runs,
+// and names the error if there is one.
+oracle::OracleResult Judging::computeOracle() {
+  if (in.oracleEngine) {
+    std::string why;
+    if (auto c = in.oracleEngine->eval(ct, b, why)) {
+      out.oracle = device_oracle::targetName(in.oracleEngine->target());
+      return std::move(*c);
+    }
+    out.oracle = "interpreter: " + why;
+  } else if (!in.oracleNotUsed.empty()) {
+    out.oracle = "interpreter: " + in.oracleNotUsed;
+  }
+  return oracle::evalOracle(ct, b, {in.threads});
+}
+
 // 3. The oracle over the pristine inputs; the outputs of launch 1.
 bool Judging::oracleOverInputs() {
   b = inputBindings(s, *in.storage, in.threads);
   for (size_t a = 0; a < s.args.size(); ++a)
     if (s.args[a].output) b.outputs[s.args[a].name] = decodeView(s.args[a], storageOf(L.images[a][0]), in.threads);
   try {
-    r = oracle::evalOracle(ct, b, {in.threads});
+    r = computeOracle();
     if (in.largestExact)
       for (const auto& [name, t] : r.oracle) {
         double m = -INFINITY;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/device_oracle/oracle_engine.h"
 #include "checker/report/result.h"
 #include "checker/run/batch.h"
 #include "checker/run/case_setup.h"
@@ -50,6 +51,10 @@ struct JudgeInput {
   PhaseTimes* phases = nullptr;  // benchmarks: oracle, postconditions and the rest, timed
   // The diagnosis's re-runs: per output, the largest finite value of its exact result.
   std::map<std::string, double>* largestExact = nullptr;
+  // check --oracle: the compiled oracle to try first (null: the interpreter), or why a
+  // requested one is not used (no GPU); CaseResult::oracle reports which ran.
+  device_oracle::OracleEngine* oracleEngine = nullptr;
+  std::string oracleNotUsed{};
 };
 
 // Fills verdict, reason, violated, signatures, worst, mismatched, compared, maxAbsError,
