@@ -127,7 +127,7 @@ ContractAgreement compareOracles(const sema::ContractInfo& ct, const plan::Plan&
     oracle::OracleResult compiled;
     t0 = std::chrono::steady_clock::now();
     try {
-      compiled = program->eval(b, &ca.programSeconds);
+      compiled = program->eval(b, &ca.programSeconds, nullptr, opts.threads);
     } catch (const std::exception& e) {
       ca.error = e.what();
       out.cases.push_back(std::move(ca));

@@ -93,7 +93,8 @@ CompiledOracle::~CompiledOracle() {
   if (handle_) dlclose(handle_);
 }
 
-oracle::OracleResult CompiledOracle::eval(const oracle::Bindings& b, double* seconds, OracleServer* server) const {
+oracle::OracleResult CompiledOracle::eval(const oracle::Bindings& b, double* seconds, OracleServer* server,
+                                          unsigned threads) const {
   if (!run_) throw oracle::EvalError("the compiled oracle is not available: " + why_);
   oracle::OracleResult r;
   r.dims = oracle::resolveDims(*ct_, b);
@@ -151,6 +152,7 @@ oracle::OracleResult CompiledOracle::eval(const oracle::Bindings& b, double* sec
     q.stats = stats;
     q.readShapes = readShapes;
     q.shapes = shapes;
+    q.threads = static_cast<int>(threads);
     for (const oracle::Tensor* t : readTensors) q.reads.emplace_back(t->data.data(), t->data.size());
     for (auto* t : targets) q.results.emplace_back(t ? t->data.data() : nullptr, t ? t->data.size() : 0);
     ServerReply reply;
@@ -176,6 +178,7 @@ oracle::OracleResult CompiledOracle::eval(const oracle::Bindings& b, double* sec
   io.message = message;
   io.messageBytes = sizeof message;
   io.seconds = &work;
+  io.threads = static_cast<int>(threads);
   int rc = reinterpret_cast<kc_oracle_run_fn>(run_)(&io);
   if (rc != 0)
     throw oracle::EvalError(std::string("the compiled oracle (") + targetName(target_) + ") failed: " + message);

@@ -48,7 +48,9 @@ class CompiledOracle {
   // overflow, a read outside a tensor) or the device fails: the caller runs the interpreter,
   // which names the cell. `seconds` receives the time of the program's own work (on CUDA:
   // kernels and copies). With a server, the program runs there (oracle_server.h), not here.
-  oracle::OracleResult eval(const oracle::Bindings& b, double* seconds = nullptr, OracleServer* server = nullptr) const;
+  // `threads`: the host program's threads.
+  oracle::OracleResult eval(const oracle::Bindings& b, double* seconds = nullptr, OracleServer* server = nullptr,
+                            unsigned threads = 1) const;
 
  private:
   CompiledOracle() = default;

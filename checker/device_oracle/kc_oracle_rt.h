@@ -155,5 +155,6 @@ typedef struct {
   char* message;                // why it failed, when it returns nonzero
   int messageBytes;
   double* seconds;              // the time of the work itself (device kernels and copies)
+  int threads;                  // the host program's threads (a GPU's are its own)
 } kc_oracle_io;
 typedef int (*kc_oracle_run_fn)(const kc_oracle_io*);

@@ -6,7 +6,7 @@
 namespace kc::device_oracle {
 
 std::optional<oracle::OracleResult> OracleEngine::eval(const sema::ContractInfo& ct, const oracle::Bindings& b,
-                                                       std::string& why, double* seconds) {
+                                                       std::string& why, double* seconds, unsigned threads) {
   std::string key = std::to_string(reinterpret_cast<uintptr_t>(&ct));
   for (const auto& [v, t] : b.dtypes) key += " " + v + "=" + std::string(numerics::dtypeName(t));
   CompiledOracle* program;
@@ -21,7 +21,7 @@ std::optional<oracle::OracleResult> OracleEngine::eval(const sema::ContractInfo&
     return std::nullopt;
   }
   try {
-    return program->eval(b, seconds, &server_);
+    return program->eval(b, seconds, &server_, threads);
   } catch (const std::exception& e) {
     why = e.what();
     return std::nullopt;

@@ -25,8 +25,9 @@ class OracleEngine {
 
   // The oracle of one case through the compiled program; nullopt with `why` when it does not
   // apply or fails (the caller runs the interpreter). `seconds`: the program's own work.
+  // `threads`: the host program's.
   std::optional<oracle::OracleResult> eval(const sema::ContractInfo& ct, const oracle::Bindings& b, std::string& why,
-                                           double* seconds = nullptr);
+                                           double* seconds = nullptr, unsigned threads = 1);
 
  private:
   Target target_;

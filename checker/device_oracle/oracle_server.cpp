@@ -196,6 +196,7 @@ ServerReply OracleServer::run(const ServerRequest& r) {
   w.putVec(readCells);
   w.putVec(resultCells);
   w.put<uint64_t>(std::max<uint64_t>(cells, 1) * sizeof(double));
+  w.put<int>(r.threads);
   std::string reply;
   if (!sendWithFd(socket_, w.b, shared.fd()) || !receive(socket_, reply, nullptr)) {
     close(socket_);
@@ -234,6 +235,7 @@ int serveOracle(int fd) {
       auto readCells = rd.getVec<uint64_t>();
       auto resultCells = rd.getVec<uint64_t>();
       uint64_t bytes = rd.get<uint64_t>();
+      int threads = rd.get<int>();
       Shared shared(memfd, bytes);
       memfd = -1;
       kc_oracle_run_fn& run = programs[library];
@@ -272,6 +274,7 @@ int serveOracle(int fd) {
       io.message = message;
       io.messageBytes = sizeof message;
       io.seconds = &seconds;
+      io.threads = threads;
       int rc = run(&io);
       reply.put<int>(rc);
       reply.put<double>(seconds);

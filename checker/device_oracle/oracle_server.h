@@ -24,6 +24,7 @@ struct ServerRequest {
   std::vector<std::pair<const double*, uint64_t>> reads;
   std::vector<int64_t> shapes;  // [computed][KC_MAX_RANK]
   std::vector<std::pair<double*, uint64_t>> results;  // null for a hoisted tensor
+  int threads = 1;
 };
 
 struct ServerReply {

@@ -250,7 +250,7 @@ void Judging::harnessChecks() {
 oracle::OracleResult Judging::computeOracle() {
   if (in.oracleEngine) {
     std::string why;
-    if (auto c = in.oracleEngine->eval(ct, b, why)) {
+    if (auto c = in.oracleEngine->eval(ct, b, why, nullptr, in.threads)) {
       out.oracle = device_oracle::targetName(in.oracleEngine->target());
       return std::move(*c);
     }

@@ -81,6 +81,20 @@ TEST_CASE("compiled oracle: the host program gives the interpreter's values bit 
   CHECK(std::isnan(got.oracle.at("y")({1, 0})));
 }
 
+TEST_CASE("compiled oracle: the host program's values do not depend on its thread count", "[compiled-oracle]") {
+  auto p = compileContract(kSoftmax);
+  ko::Bindings b;
+  b.dtypes["T"] = DType::F32;
+  b.inputs["x"] = ramp({64, 300}, 12.0);  // 19,200 cells: split over the threads
+  auto program = kd::CompiledOracle::build(*p->ct, b.dtypes, kd::Target::Host);
+  REQUIRE(program->ok());
+  ko::OracleResult one = program->eval(b, nullptr, nullptr, 1);
+  ko::OracleResult three = program->eval(b, nullptr, nullptr, 3);
+  ko::OracleResult want = ko::evalOracle(*p->ct, b);
+  CHECK(identical(three.oracle.at("y"), one.oracle.at("y")));
+  CHECK(identical(three.tolerance.at("tol"), want.tolerance.at("tol")));
+}
+
 TEST_CASE("compiled oracle: the engine runs the program in its server and names the target", "[compiled-oracle]") {
   auto p = compileContract(kSoftmax);
   ko::Bindings b;
