@@ -64,8 +64,10 @@ std::unique_ptr<CompiledOracle> CompiledOracle::build(const sema::ContractInfo& 
     r.source = writeSource(o->low_.source, target);
     if (target == Target::Cuda) {
       if (arch.empty()) throw backend::BackendError("no CUDA architecture to build for (no GPU)");
-      // -fmad=false: one rounding per operation, as the interpreter does.
-      r.command = {backend::nvccPath(), "-O2", "-shared", "-Xcompiler", "-fPIC", "-fmad=false", "-arch=" + arch};
+      // -fmad=false: one rounding per operation, as the interpreter does; IEEE division and
+      // square root (the defaults, said so that nothing turns them off).
+      r.command = {backend::nvccPath(), "-O2", "-shared", "-Xcompiler", "-fPIC", "-fmad=false", "-prec-div=true",
+                   "-prec-sqrt=true", "-arch=" + arch};
       r.kind = "oracle-cuda";
     } else {
       r.command = backend::hostCompilerCommand(true, ".");
