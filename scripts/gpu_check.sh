@@ -19,6 +19,8 @@
 #  4. kcontract check --op softmax (every case, f32 and bf16) on softmax.cu (PASS) and
 #     softmax_no_max.cu (FAIL overflow);
 #  5. contracts/calibration/cuda/grid_rows.yaml --expect: rows past the grid y limit;
+#  6. kcontract oracle --target cuda over every standard op and example contract: the
+#     compiled CUDA oracle agrees with the f64 interpreter on every cell (docs/oracle.md);
 # and everything kcontract prints. Exit 0 when every check came out as expected, else 1.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
@@ -166,6 +168,18 @@ echo "== 5. rows past the grid y limit: contracts/calibration/cuda/grid_rows.yam
 rc=${PIPESTATUS[0]}
 echo "[exit $rc] (${SECONDS} s)"
 expect "grid_rows.yaml: softmax_grid_y.cu FAILs with tail-unwritten, softmax_rows.cu passes" "$([[ $rc == 0 ]]; echo $?)" "exit $rc"
+
+echo
+echo "== 6. the compiled CUDA oracle against the f64 interpreter, every standard op and example (cases up to 64 MiB)"
+mkdir -p "$work/agree"
+ls stdlib/ops/*.kcontract examples/*/*.kcontract |
+  xargs -P "${JOBS:-8}" -I{} sh -c '"$1" oracle --target cuda --max-memory 64M "$2" > "$3/agree/$(echo "$2" | tr / _).txt" 2>&1 || echo "disagrees or fails: $2"' _ "$KC" {} "$work" |
+  tee "$work/agree_failures.txt"
+cat "$work"/agree/*.txt > "$work/agree.txt"
+grep -E "DIFFER|ERROR|interpreter only" "$work/agree.txt" | head -20
+echo "$(grep -c 'all agree' "$work/agree.txt") contracts agree on every cell (${SECONDS} s)"
+expect "kcontract oracle --target cuda: every cell of every contract agrees" "$([[ ! -s $work/agree_failures.txt ]]; echo $?)" \
+  "$(wc -l < "$work/agree_failures.txt") contracts disagree or fail"
 
 echo
 echo "== gpu_check: $((checks - failures)) of $checks checks as expected (${SECONDS} s)"

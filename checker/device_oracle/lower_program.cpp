@@ -205,8 +205,20 @@ done:
   return rc;
 }
 #else
-#include <thread>
-#include <vector>
+#include <pthread.h>
+
+#define KC_MAX_THREADS 256
+typedef struct {
+  const kc_ctx* h;
+  int k;
+  int64_t first, end;
+} kc_range;
+
+static void* kc_run_range(void* p) {
+  const kc_range* r = (const kc_range*)p;
+  for (int64_t f = r->first; f < r->end; ++f) kc_stores[r->k](*r->h, f);
+  return 0;
+}
 
 static double kc_now(void) {
   struct timespec t;
@@ -241,16 +253,20 @@ extern "C" int kc_oracle_run(const kc_oracle_io* io) {
   for (int k = 0; k < kc_ntensors && !error; ++k) {
     const int64_t n = kc_cells(h.tShape[k], kc_rank[k]);
     // Cells are independent: contiguous ranges on io->threads threads (the values do not
-    // depend on the count); small tensors on one.
+    // depend on the count); small tensors on one. A thread that cannot start runs inline.
     int64_t t = io->threads > 1 ? io->threads : 1;
+    if (t > KC_MAX_THREADS) t = KC_MAX_THREADS;
     if (t > n / 4096) t = n / 4096 > 1 ? n / 4096 : 1;
-    std::vector<std::thread> pool;
-    for (int64_t w = 1; w < t; ++w)
-      pool.emplace_back([&h, k, n, t, w] {
-        for (int64_t f = n * w / t; f < n * (w + 1) / t; ++f) kc_stores[k](h, f);
-      });
-    for (int64_t f = 0; f < n / t; ++f) kc_stores[k](h, f);
-    for (auto& th : pool) th.join();
+    pthread_t pool[KC_MAX_THREADS];
+    bool started[KC_MAX_THREADS] = {false};
+    kc_range ranges[KC_MAX_THREADS];
+    for (int64_t w = 0; w < t; ++w) ranges[w] = kc_range{&h, k, n * w / t, n * (w + 1) / t};
+    for (int64_t w = 1; w < t; ++w) started[w] = pthread_create(&pool[w], 0, kc_run_range, &ranges[w]) == 0;
+    kc_run_range(&ranges[0]);
+    for (int64_t w = 1; w < t; ++w) {
+      if (started[w]) pthread_join(pool[w], 0);
+      else kc_run_range(&ranges[w]);
+    }
   }
   if (error) {
     kc_say(io, kc_error_text(error), 0);
