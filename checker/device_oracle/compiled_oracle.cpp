@@ -147,6 +147,7 @@ oracle::OracleResult CompiledOracle::eval(const oracle::Bindings& b, double* sec
   std::vector<double*> results;
   for (auto* t : targets) results.push_back(t ? t->data.data() : nullptr);
 
+  ServerReply done;
   if (server) {
     ServerRequest q;
     q.library = library_;
@@ -157,34 +158,18 @@ oracle::OracleResult CompiledOracle::eval(const oracle::Bindings& b, double* sec
     q.threads = static_cast<int>(threads);
     for (const oracle::Tensor* t : readTensors) q.reads.emplace_back(t->data.data(), t->data.size());
     for (auto* t : targets) q.results.emplace_back(t ? t->data.data() : nullptr, t ? t->data.size() : 0);
-    ServerReply reply;
     try {
-      reply = server->run(q);
+      done = server->run(q);
     } catch (const std::exception& e) {
-      throw oracle::EvalError(std::string("the compiled oracle (") + targetName(target_) + ") failed: " + e.what());
+      done.rc = -1;
+      done.message = e.what();
     }
-    if (reply.rc != 0)
-      throw oracle::EvalError(std::string("the compiled oracle (") + targetName(target_) + ") failed: " + reply.message);
-    if (seconds) *seconds = reply.seconds;
-    return r;
+  } else {
+    done = callProgram(run_, dims, stats, reads, readShapes, results, shapes, static_cast<int>(threads));
   }
-  char message[512] = "";
-  double work = 0;
-  kc_oracle_io io{};
-  io.dims = dims.data();
-  io.stats = stats.data();
-  io.reads = reads.data();
-  io.readShapes = readShapes.data();
-  io.results = results.data();
-  io.shapes = shapes.data();
-  io.message = message;
-  io.messageBytes = sizeof message;
-  io.seconds = &work;
-  io.threads = static_cast<int>(threads);
-  int rc = reinterpret_cast<kc_oracle_run_fn>(run_)(&io);
-  if (rc != 0)
-    throw oracle::EvalError(std::string("the compiled oracle (") + targetName(target_) + ") failed: " + message);
-  if (seconds) *seconds = work;
+  if (done.rc != 0)
+    throw oracle::EvalError(std::string("the compiled oracle (") + targetName(target_) + ") failed: " + done.message);
+  if (seconds) *seconds = done.seconds;
   return r;
 }
 

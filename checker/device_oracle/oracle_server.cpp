@@ -218,6 +218,27 @@ ServerReply OracleServer::run(const ServerRequest& r) {
   return out;
 }
 
+ServerReply callProgram(void* entry, const std::vector<int64_t>& dims, const std::vector<double>& stats,
+                        const std::vector<const double*>& reads, const std::vector<int64_t>& readShapes,
+                        const std::vector<double*>& results, const std::vector<int64_t>& shapes, int threads) {
+  char message[512] = "";
+  ServerReply out;
+  kc_oracle_io io{};
+  io.dims = dims.data();
+  io.stats = stats.data();
+  io.reads = reads.data();
+  io.readShapes = readShapes.data();
+  io.results = results.data();
+  io.shapes = shapes.data();
+  io.message = message;
+  io.messageBytes = sizeof message;
+  io.seconds = &out.seconds;
+  io.threads = threads;
+  out.rc = reinterpret_cast<kc_oracle_run_fn>(entry)(&io);
+  out.message = message;
+  return out;
+}
+
 int serveOracle(int fd) {
   std::map<std::string, kc_oracle_run_fn> programs;
   std::string msg;
@@ -262,23 +283,10 @@ int serveOracle(int fd) {
         results.push_back(shared.at(at));
         at += n;
       }
-      char message[512] = "";
-      double seconds = 0;
-      kc_oracle_io io{};
-      io.dims = dims.data();
-      io.stats = stats.data();
-      io.reads = reads.data();
-      io.readShapes = readShapes.data();
-      io.results = results.data();
-      io.shapes = shapes.data();
-      io.message = message;
-      io.messageBytes = sizeof message;
-      io.seconds = &seconds;
-      io.threads = threads;
-      int rc = run(&io);
-      reply.put<int>(rc);
-      reply.put<double>(seconds);
-      reply.putStr(message);
+      ServerReply done = callProgram(reinterpret_cast<void*>(run), dims, stats, reads, readShapes, results, shapes, threads);
+      reply.put<int>(done.rc);
+      reply.put<double>(done.seconds);
+      reply.putStr(done.message);
     } catch (const std::exception& e) {
       if (memfd >= 0) close(memfd);
       memfd = -1;

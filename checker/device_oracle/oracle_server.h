@@ -47,6 +47,12 @@ class OracleServer {
   pid_t pid_ = -1;
 };
 
+// Calls a program's entry point (kc_oracle_run_fn) here, on host arrays laid out as
+// kc_oracle_io says: the one place that fills it, for the server and for kcontract oracle.
+ServerReply callProgram(void* entry, const std::vector<int64_t>& dims, const std::vector<double>& stats,
+                        const std::vector<const double*>& reads, const std::vector<int64_t>& readShapes,
+                        const std::vector<double*>& results, const std::vector<int64_t>& shapes, int threads);
+
 // The server's body (`kcontract __oracle-server FD`): serves requests on FD until the
 // checker closes it. Returns the process's exit status.
 int serveOracle(int fd);
