@@ -63,10 +63,15 @@ TensorPlan AlternativesPlanner::planTensor(const sema::TensorInfo& t) {
   tp.dtype = t.dtype;
   tp.dtypeIsVar = t.dtypeIsVar;
   auto applies = [&](const std::string& target) { return target == t.name || (target == "*" && !tp.scalar); };
+  // `values * ~ ...` (a class's distributions, NaN among them) reaches the inputs that can
+  // hold them: not a bool or integer tensor of a fixed dtype, such as a mask or an index
+  // (docs/language.md, "values").
+  bool fixedInteger = !t.dtypeIsVar && integerDType(t.dtype);
+  auto valuesApply = [&](const std::string& target) { return target == t.name || (target == "*" && !tp.scalar && !fixedInteger); };
   if (!t.output) {
     std::vector<Distribution> specials;
     for (const auto& b : c_.protocol.values) {
-      if (!applies(b.target)) continue;
+      if (!valuesApply(b.target)) continue;
       for (const auto& v : b.values) {
         Distribution d;
         d.text = valueText(v);

@@ -435,6 +435,43 @@ contract t.rowsum@1 "row sums" applies std.mem.strides@1 {
   CHECK(step->n == 2);
 }
 
+TEST_CASE("plan: `values *` from a class leaves a bool or fixed-integer input to its own binding", "[plan]") {
+  // std.exc.nan-propagation@2 brings special(nan: ...) to `*`: a bool mask or an i32 index
+  // cannot hold a NaN, so only x takes it; the mask keeps its binding, the index small ints.
+  auto p = planText(R"(kcontract 1
+import std.classes
+kernel k(x: T[R, H], mask: bool[R, H], idx: i32[R]) -> (y: T[R, H]) where T in {f32, f16}, R in 1..64, H in 1..64
+contract t.masked@1 "masked copy" applies std.exc.nan-propagation@2 {
+  scope {
+    kernel k
+  }
+  oracle f64 {
+    y[r, h] = x[r, h] * mask[r, h]
+  }
+  tolerance {
+    tol[r, h] = 0 * x[r, h]
+  }
+  post {
+    forall r, h: |y[r, h] - y*[r, h]| <= tol[r, h]
+  }
+  protocol {
+    values x ~ normal(0, 1), mask ~ integers(0, 1)
+  }
+}
+)");
+  const kc::plan::Plan& plan = p->plans[0];
+  auto texts = [&](const char* name) {
+    std::set<std::string> out;
+    for (const auto& d : plan.tensor(name)->values) out.insert(d.text);
+    return out;
+  };
+  CHECK(texts("mask") == std::set<std::string>{"integers(0, 1)"});
+  CHECK(texts("idx") == std::set<std::string>{"small_ints"});
+  CHECK(texts("x").size() > 1);  // normal(0, 1) and the class's special values
+  CHECK(std::any_of(plan.tensor("x")->values.begin(), plan.tensor("x")->values.end(),
+                    [](const kc::plan::Distribution& d) { return d.special; }));
+}
+
 TEST_CASE("plan: every standard op's cases fit one H200, large dims one at a time, every dtype", "[plan][ops]") {
   namespace fs = std::filesystem;
   const uint64_t h200 = 141000000000ull;  // bytes of device memory
