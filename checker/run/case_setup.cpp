@@ -241,7 +241,9 @@ CaseSetup setupCase(const sema::ContractInfo& ct, const plan::Plan& plan, const 
     ArgSpec a;
     a.name = t.name;
     a.output = t.output;
-    a.scalar = t.shape.empty();
+    // A rank-0 input is a host value (docs/design.md §5); a rank-0 output is one cell in the
+    // backend's buffers, as any output, so that the kernel's write comes back.
+    a.scalar = t.shape.empty() && !t.output;
     std::string dt = t.dtypeIsVar ? "" : t.dtype;
     if (t.dtypeIsVar) {
       auto it = s.dtypes.find(t.dtype);
