@@ -9,6 +9,7 @@
 #
 # Results go to $OUT (or a temporary folder): per device the suite, the text output, JSON
 # Lines and one summary line per op and dtype (adaptors/pytorch/vendor/summarise.py).
+# DEVICES="cuda" runs the CUDA side only (default: cuda cpu).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 root="$(pwd)"
@@ -19,7 +20,7 @@ export KC_CACHE_DIR="${KC_CACHE_DIR:-$out/cache}"
 v="$root/adaptors/pytorch/vendor"
 python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.cuda.is_available())'
 rc=0
-for device in cuda cpu; do
+for device in ${DEVICES:-cuda cpu}; do
   {
     echo "kcontract-suite: 1"
     echo "backend: exec"
