@@ -14,7 +14,9 @@ buffers (kc_torch/v2.py).
 TARGET is MODULE:NAME, where MODULE is an importable module (the exec spec's folder is on
 sys.path) or a path to a .py file, and NAME is a function, or a class (an nn.Module such as
 KernelBench's ModelNew) instantiated with the module's get_init_inputs() when it has one,
-moved to the device, in eval() mode, and called under torch.no_grad().
+moved to the device, and called under torch.no_grad(); in training mode as constructed, as
+KernelBench runs it (--mode, $KC_TORCH_MODE: train, the default, or eval: running statistics
+for a BatchNorm, no dropout).
 
 The inputs come in the contract's order; a rank-0 input (a scalar such as layernorm's eps)
 is passed as a Python number. Outputs (--outputs, $KC_TORCH_OUTPUTS; auto by default):
@@ -62,6 +64,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--device", default=os.environ.get("KC_TORCH_DEVICE", "auto"))
     p.add_argument("--layout", choices=["strided", "dense"], default=os.environ.get("KC_TORCH_LAYOUT", "strided"))
+    p.add_argument("--mode", choices=["train", "eval"], default=os.environ.get("KC_TORCH_MODE", "train"),
+                   help="an nn.Module's mode: train (as constructed, as KernelBench runs it) or eval")
     p.add_argument("--outputs", choices=["auto", "returned", "given", "out"],
                    default=os.environ.get("KC_TORCH_OUTPUTS", "auto"))
     p.add_argument("--bind", action="append", metavar="INPUT=ATTR",

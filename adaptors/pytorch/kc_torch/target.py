@@ -40,15 +40,18 @@ def load_target(target):
     return module, getattr(module, attr)
 
 
-def instantiate(module, target, device):
+def instantiate(module, target, device, mode="train"):
     """A function as it is; a class (an nn.Module such as KernelBench's ModelNew) made with
-    the module's get_init_inputs(), moved to the device, in eval() mode."""
+    the module's get_init_inputs() and moved to the device, in training mode as constructed
+    (mode 'train': KernelBench never calls eval(), so its BatchNorm uses the batch's
+    statistics) or in eval() mode (mode 'eval': running statistics, no dropout)."""
     if not isinstance(target, type):
         return target
     init = module.get_init_inputs() if hasattr(module, "get_init_inputs") else []
     fn = target(*init)
     if isinstance(fn, torch.nn.Module):
-        fn = fn.to(device).eval()
+        fn = fn.to(device)
+        fn.train(mode == "train")
     return fn
 
 

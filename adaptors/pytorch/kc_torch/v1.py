@@ -39,7 +39,7 @@ def main(args):
     device = pick_device(args.device)
     module, target = load_target(args.target)
     inputs = [make_input(e, device, args.layout) for e in request["inputs"]]
-    fn = instantiate(module, target, device)
+    fn = instantiate(module, target, device, args.mode)
     with torch.no_grad():
         result = fn(*inputs)
     if device.type == "cuda":

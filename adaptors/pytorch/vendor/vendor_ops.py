@@ -172,6 +172,12 @@ def cumsum_exclusive(x):
     return torch.cat((head, body), dim=-1).to(x.dtype)
 
 
+def masked_cumsum(x, mask):
+    """KernelBench's torch.cumsum(x * mask, dim=1): the product in T (exact: mask is 0 or 1),
+    f32 accumulation, one rounding to T."""
+    return torch.cumsum(x * mask, dim=-1, dtype=torch.float32).to(x.dtype)
+
+
 def cumprod(x):
     """Inclusive prefix product along the last dimension, multiplied in f32, one rounding to T."""
     return torch.cumprod(x, dim=-1, dtype=torch.float32).to(x.dtype)
@@ -212,6 +218,48 @@ def rmsnorm(x, eps):
     return (xf * torch.rsqrt(xf.pow(2).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
 
 
+# layernorm_affine, rmsnorm_affine: over the last dimension with the modules' parameters as
+# inputs (nn.LayerNorm's weight and bias, nn.RMSNorm's weight).
+
+def layernorm_affine(x, weight, bias, eps):
+    return _native(lambda t, w, b: F.layer_norm(t, (t.shape[-1],), weight=w, bias=b, eps=eps), x, weight, bias)
+
+
+def rmsnorm_affine(x, weight, eps):
+    """F.rms_norm where torch has it (2.4 and later); else its formula, the mean square and the
+    products in f32, one rounding to T."""
+    if hasattr(F, "rms_norm"):
+        return _native(lambda t, w: F.rms_norm(t, (t.shape[-1],), weight=w, eps=eps), x, weight)
+    xf = x.float()
+    return (xf * torch.rsqrt(xf.pow(2).mean(dim=-1, keepdim=True) + eps) * weight.float()).to(x.dtype)
+
+
+# batch_norm, instance_norm, group_norm, rmsnorm_channels: the normalisations of an
+# [N, C, H, W] tensor; weight and bias (the modules' affine parameters) are inputs, the group
+# count an int, eps a Python number.
+
+def batch_norm(x, weight, bias, eps):
+    """nn.BatchNorm2d's forward in training mode: the batch statistics, no running ones."""
+    return _native(lambda t, w, b: F.batch_norm(t, None, None, weight=w, bias=b, training=True, eps=eps),
+                   x, weight, bias)
+
+
+def instance_norm(x, eps):
+    """nn.InstanceNorm2d as constructed by default: no affine, no running statistics."""
+    return _native(lambda t: F.instance_norm(t, eps=eps), x)
+
+
+def group_norm(x, weight, bias, groups, eps):
+    return _native(lambda t, w, b: F.group_norm(t, int(groups), weight=w, bias=b, eps=eps), x, weight, bias)
+
+
+def rmsnorm_channels(x, eps):
+    """KernelBench's RMSNorm as written there, on an f32 copy (the mean square in f32, as the
+    contract assumes) and one rounding to T."""
+    xf = x.float()
+    return (xf / torch.sqrt(torch.mean(xf ** 2, dim=1, keepdim=True) + eps)).to(x.dtype)
+
+
 # l1_norm, l2_norm, frobenius_norm: KernelBench's L1Norm, L2Norm and FrobeniusNorm as written
 # there, on f32 copies (the norm in f32, as the contracts assume) and one rounding to T.
 
@@ -228,6 +276,42 @@ def l2_norm(x):
 def frobenius_norm(x):
     xf = x.float()
     return (xf / torch.norm(xf, p="fro")).to(x.dtype)
+
+
+# The losses: std.op.mse_loss, huber_loss, kl_div, hinge_loss, cross_entropy,
+# triplet_margin_loss, KernelBench's MSELoss, HuberLoss, KLDivLoss, HingeLoss,
+# CrossEntropyLoss and TripletMarginLoss as written there, on f32 copies (the terms and sums
+# in f32, as the contracts assume; torch's bf16 (p - t) ** 2 or log would round every term to
+# bf16 first) and one rounding of the scalar loss to T, returned as the contracts' one-cell
+# output.
+
+def _loss(v, dtype):
+    return v.reshape(1).to(dtype)
+
+
+def mse_loss(p, t):
+    return _loss(torch.mean((p.float() - t.float()) ** 2), p.dtype)
+
+
+def huber_loss(p, t):
+    return _loss(F.smooth_l1_loss(p.float(), t.float()), p.dtype)
+
+
+def kl_div(p, q):
+    return _loss(F.kl_div(torch.log(p.float()), q.float(), reduction="batchmean"), p.dtype)
+
+
+def hinge_loss(p, t):
+    """predictions [B, D] times targets [D], broadcast along the last dim."""
+    return _loss(torch.mean(torch.clamp(1 - p.float() * t.float(), min=0)), p.dtype)
+
+
+def cross_entropy(x, t):
+    return _loss(F.cross_entropy(x.float(), t.long()), x.dtype)
+
+
+def triplet_margin_loss(a, p, n):
+    return _loss(F.triplet_margin_loss(a.float(), p.float(), n.float(), margin=1.0, p=2), a.dtype)
 
 
 # GEMMs: std.op.matmul, bmm (TF32 off), and the TF32 control.
@@ -247,6 +331,31 @@ def matmul_tf32(a, b):
 def bmm(a, b):
     _no_tf32()
     return _native(torch.bmm, a, b)
+
+
+# Structured GEMMs (KernelBench level 1 #12 to #15), as the problems write them; TF32 off.
+
+def matmul_diag(a, b):
+    """diag(a) b as KernelBench #12 writes it: a.unsqueeze(1) * b (no N x N matrix)."""
+    return _native(lambda x, y: x.unsqueeze(1) * y, a, b)
+
+
+def matmul_symmetric(a, b):
+    """torch.matmul of two symmetric matrices (KernelBench #13): the symmetry unused."""
+    _no_tf32()
+    return _native(torch.matmul, a, b)
+
+
+def matmul_upper(a, b):
+    """torch.triu(torch.matmul(a, b)) of upper-triangular a, b (KernelBench #14)."""
+    _no_tf32()
+    return _native(lambda x, y: torch.triu(torch.matmul(x, y)), a, b)
+
+
+def matmul_lower(a, b):
+    """torch.tril(torch.matmul(a, b)) of lower-triangular a, b (KernelBench #15)."""
+    _no_tf32()
+    return _native(lambda x, y: torch.tril(torch.matmul(x, y)), a, b)
 
 
 def int8_gemm(a, b, scale_a, scale_b):
@@ -322,6 +431,25 @@ def attention(q, k, v):
 def attention_causal(q, k, v):
     """Query i attends to keys j <= i (is_causal: the top-left aligned mask, S == L)."""
     return _sdpa(q, k, v, causal=True)
+
+
+def attention_heads(q, k, v):
+    """KernelBench #97: F.scaled_dot_product_attention(q, k, v) on [B, H, S, D] (not causal,
+    scale 1/sqrt(D)); before torch 2.0 its formula, the scores, the softmax and the weighted
+    sum in f32, one rounding to T."""
+    if hasattr(F, "scaled_dot_product_attention"):
+        return _native(F.scaled_dot_product_attention, q, k, v)
+    qf, kf, vf = q.float(), k.float(), v.float()
+    scores = (qf @ kf.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+    return (torch.softmax(scores, dim=-1) @ vf).to(q.dtype)
+
+
+def attention_gqa(q, k, v):
+    """Grouped-query attention: query head h with key/value head h // (H // HK). k and v
+    repeat_interleave'd along the head dim (what enable_gqa=True does inside SDPA), then
+    attention_heads."""
+    g = q.shape[1] // k.shape[1]
+    return attention_heads(q, k.repeat_interleave(g, dim=1), v.repeat_interleave(g, dim=1))
 
 
 # A determinism control (index_add.kcontract): not a standard op.
@@ -401,6 +529,23 @@ def conv2d(x, w, stride_h, stride_w, padding_h, padding_w, dilation_h, dilation_
 def conv3d(x, w, stride_d, stride_h, stride_w, padding_d, padding_h, padding_w, dilation_d, dilation_h, dilation_w):
     return _conv(F.conv3d, x, w, (int(stride_d), int(stride_h), int(stride_w)),
                  (int(padding_d), int(padding_h), int(padding_w)), (int(dilation_d), int(dilation_h), int(dilation_w)))
+
+
+def conv2d_bias(x, w, bias, stride_h, stride_w, padding_h, padding_w, dilation_h, dilation_w):
+    """nn.Conv2d with its default bias: F.conv2d(x, w, bias, ...), TF32 off."""
+    torch.backends.cudnn.allow_tf32 = False
+    groups = x.shape[1] // w.shape[1]
+    return _native(lambda a, b, c: F.conv2d(a, b, c, stride=(int(stride_h), int(stride_w)),
+                                            padding=(int(padding_h), int(padding_w)),
+                                            dilation=(int(dilation_h), int(dilation_w)), groups=groups), x, w, bias)
+
+
+def conv2d_depthwise_separable(x, wd, wp, stride_h, stride_w, padding_h, padding_w, dilation_h, dilation_w):
+    """KernelBench's depthwise-separable module: a depthwise F.conv2d (groups = C) then a 1 x 1
+    one, two launches with the depthwise result stored in T between them; TF32 off."""
+    depthwise = _conv(F.conv2d, x, wd, (int(stride_h), int(stride_w)), (int(padding_h), int(padding_w)),
+                      (int(dilation_h), int(dilation_w)))
+    return _conv(F.conv2d, depthwise, wp, 1, 0, 1)
 
 
 # Transposed convolutions: std.op.conv_transpose1d, conv_transpose2d, conv_transpose3d (no

@@ -2,6 +2,7 @@
  * (stdlib/ops/{layernorm,rmsnorm}.kcontract): conforming reference kernels.
  *
  *   kc_layernorm(x: T[R, H], eps: f32 -> y: T[R, H]), kc_rmsnorm(x, eps -> y)   T in f32, bf16
+ *   kc_layernorm_affine(x, weight: T[H], bias: T[H], eps -> y), kc_rmsnorm_affine(x, weight, eps -> y)
  *
  * Statistics in f32, per row. layernorm: Welford's update in 8 lanes (element h to lane
  * h % 8), the lanes merged pairwise with Chan's formula, so a large mean never cancels;
@@ -19,13 +20,41 @@ static int check_args(kc_tensor* args, int32_t nargs) {
   return KC_OK;
 }
 
+/* x (args[0]) and y (args[nargs - 1]) as check_args asks, eps at args[nargs - 2], and
+ * nparams rank-1 parameters of x's dtype and row length at args[1..nparams]. */
+static int check_affine(kc_tensor* args, int32_t nargs, int nparams) {
+  if (args == NULL || nargs != nparams + 3) return KC_E_NARGS;
+  kc_tensor outer[3] = {args[0], args[nargs - 2], args[nargs - 1]};
+  int rc = check_args(outer, 3);
+  if (rc) return rc;
+  for (int a = 1; a <= nparams; ++a) {
+    if (!kc_view_ok(&args[a], 1) || args[a].dtype != args[0].dtype) return KC_E_TENSOR;
+    if (args[a].shape[0] != args[0].shape[1]) return KC_E_SHAPE;
+  }
+  return KC_OK;
+}
+
+/* Row-wise layer normalisation, y = (x - mean) * (rsqrt(var + eps) * w[h]) + b[h]; w and b
+ * NULL for 1 and 0. */
+static void layernorm_rows(const kc_tensor* x, const kc_tensor* w, const kc_tensor* b, const kc_tensor* y, float eps);
+
 int kc_layernorm(kc_tensor* args, int32_t nargs, void* stream) {
   (void)stream;
   int rc = check_args(args, nargs);
   if (rc) return rc;
-  const kc_tensor* x = &args[0];
-  const kc_tensor* y = &args[2];
-  const float eps = kc_scalar(&args[1]);
+  layernorm_rows(&args[0], NULL, NULL, &args[2], kc_scalar(&args[1]));
+  return KC_OK;
+}
+
+int kc_layernorm_affine(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  int rc = check_affine(args, nargs, 2);
+  if (rc) return rc;
+  layernorm_rows(&args[0], &args[1], &args[2], &args[4], kc_scalar(&args[3]));
+  return KC_OK;
+}
+
+static void layernorm_rows(const kc_tensor* x, const kc_tensor* w, const kc_tensor* b, const kc_tensor* y, float eps) {
   const int64_t R = x->shape[0], H = x->shape[1], xs = x->strides[1], ys = y->strides[1];
   for (int64_t r = 0; r < R; ++r) {
     const int64_t xb = r * x->strides[0], yb = r * y->strides[0];
@@ -38,29 +67,45 @@ int kc_layernorm(kc_tensor* args, int32_t nargs, void* stream) {
       mean[k] += d / n[k];
       m2[k] += d * (v - mean[k]);
     }
-    for (int w = KC_LANES / 2; w >= 1; w /= 2)
-      for (int k = 0; k < w; ++k) {
-        const float nb = n[k + w];
+    for (int span = KC_LANES / 2; span >= 1; span /= 2)
+      for (int k = 0; k < span; ++k) {
+        const float nb = n[k + span];
         if (nb == 0.0f) continue;
-        const float na = n[k], nn = na + nb, d = mean[k + w] - mean[k];
+        const float na = n[k], nn = na + nb, d = mean[k + span] - mean[k];
         mean[k] += d * (nb / nn);
-        m2[k] += m2[k + w] + d * d * (na * nb / nn);
+        m2[k] += m2[k + span] + d * d * (na * nb / nn);
         n[k] = nn;
       }
     const float var = m2[0] / (float)H;
     const float inv = 1.0f / sqrtf(var + eps);
-    for (int64_t h = 0; h < H; ++h) kc_st(y, yb + h * ys, (kc_ld(x, xb + h * xs) - mean[0]) * inv);
+    for (int64_t h = 0; h < H; ++h) {
+      const float a = w ? inv * kc_ld(w, h * w->strides[0]) : inv;
+      const float v = (kc_ld(x, xb + h * xs) - mean[0]) * a;
+      kc_st(y, yb + h * ys, b ? v + kc_ld(b, h * b->strides[0]) : v);
+    }
   }
-  return KC_OK;
 }
+
+/* Row-wise RMS normalisation, y = x * (1 / sqrtf(ms + eps)) * w[h]; w NULL for 1. */
+static void rmsnorm_rows(const kc_tensor* x, const kc_tensor* w, const kc_tensor* y, float eps);
 
 int kc_rmsnorm(kc_tensor* args, int32_t nargs, void* stream) {
   (void)stream;
   int rc = check_args(args, nargs);
   if (rc) return rc;
-  const kc_tensor* x = &args[0];
-  const kc_tensor* y = &args[2];
-  const float eps = kc_scalar(&args[1]);
+  rmsnorm_rows(&args[0], NULL, &args[2], kc_scalar(&args[1]));
+  return KC_OK;
+}
+
+int kc_rmsnorm_affine(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  int rc = check_affine(args, nargs, 1);
+  if (rc) return rc;
+  rmsnorm_rows(&args[0], &args[1], &args[3], kc_scalar(&args[2]));
+  return KC_OK;
+}
+
+static void rmsnorm_rows(const kc_tensor* x, const kc_tensor* w, const kc_tensor* y, float eps) {
   const int64_t R = x->shape[0], H = x->shape[1], xs = x->strides[1], ys = y->strides[1];
   const int64_t body = H - H % KC_LANES;
   for (int64_t r = 0; r < R; ++r) {
@@ -78,9 +123,11 @@ int kc_rmsnorm(kc_tensor* args, int32_t nargs, void* stream) {
     for (int w = KC_LANES / 2; w >= 1; w /= 2)
       for (int k = 0; k < w; ++k) lane[k] += lane[k + w];
     const float inv = 1.0f / sqrtf(lane[0] / (float)H + eps);
-    for (int64_t h = 0; h < H; ++h) kc_st(y, yb + h * ys, kc_ld(x, xb + h * xs) * inv);
+    for (int64_t h = 0; h < H; ++h) {
+      const float v = kc_ld(x, xb + h * xs) * inv;
+      kc_st(y, yb + h * ys, w ? v * kc_ld(w, h * w->strides[0]) : v);
+    }
   }
-  return KC_OK;
 }
 
 /* The vector norms (stdlib/ops/{l1_norm,l2_norm,frobenius_norm}.kcontract):
