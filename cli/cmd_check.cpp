@@ -23,6 +23,7 @@
 #include "checker/self_path.h"
 #include "checker/slurm.h"
 #include "checker/problem_shape.h"
+#include "checker/run_jobs.h"
 #include "checker/sanitize.h"
 #include "checker/report/chain.h"
 #include "checker/report/format.h"
@@ -57,6 +58,7 @@ struct CheckCliOptions {
   bool expect = false;
   std::string sanitize;                 // --sanitize TOOL
   std::string workers = "auto";         // --workers
+  size_t parallelJobs = 1;              // --jobs
   std::string devices;                  // --devices 0,1|all
   bool slurm = false;                   // --slurm: submit as a Slurm job array (checker/slurm.h)
   size_t slurmTasks = 4;                // --slurm-tasks
@@ -356,40 +358,52 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   std::vector<report::Diagnosis> diagnoses;  // per job: the causes its failures support
   std::set<std::string> saidKernelErrors;  // each kernel's error once, however many jobs share it
   size_t unexpectedKernelErrors = 0;
+  // Each job's options (a job off the GPUs runs on one lane), its first result, its bar.
+  std::vector<check::RunOptions> jobRuns;
   for (const check::Job& job : jobs) {
-    size_t first = results.size();
-    std::unique_ptr<report::ProgressBar> bar;
-    auto progress = [&](size_t done, size_t total, const std::string& current) {
-      if (!bar) bar = std::make_unique<report::ProgressBar>(total, total >= 20 && report::ProgressBar::isTerminal(stderr));
-      bar->update(done, current);
-    };
-    auto sink = [&](const report::CaseResult& done) {
-      if (bar) bar->clear();
-      report::CaseResult r = done;
-      if (wantsSanitizer(o, r)) {
-        check::SanitizeRequest q;
-        q.tool = o.sanitize;
-        q.backend = r.backend;
-        q.verdict = r.verdict;
-        q.skipReason = r.reason;
-        q.repro = check::reproLine(job, r, o.run);
-        q.timeoutSeconds = o.run.timeoutSeconds;
-        r.sanitizer = check::sanitizeCase(q);
-      }
-      writer.add(r);  // a streamed format: one whole record per case, at once
-      if (wantsText) text << report::caseLine(r, color) << "\n" << std::flush;
-      results.push_back(r);
-    };
-    check::RunOptions jobRun = o.run;
-    if (!check::spreadsOverDevices(job.backend)) jobRun.devices.clear();  // not a GPU job: one lane
-    check::JobStats st = check::runJob(job, jobRun, sink, progress);
+    jobRuns.push_back(o.run);
+    if (!check::spreadsOverDevices(job.backend)) jobRuns.back().devices.clear();  // not a GPU job: one lane
+  }
+  std::vector<size_t> firstResult(jobs.size(), 0);
+  std::unique_ptr<report::ProgressBar> bar;
+  size_t barJob = jobs.size();
+  auto progress = [&](size_t i, size_t done, size_t total, const std::string& current) {
+    if (!bar || barJob != i) {
+      bar = std::make_unique<report::ProgressBar>(total, total >= 20 && report::ProgressBar::isTerminal(stderr));
+      barJob = i;
+    }
+    bar->update(done, current);
+  };
+  std::vector<bool> started(jobs.size(), false);
+  auto onCase = [&](size_t i, const report::CaseResult& done) {
+    const check::Job& job = jobs[i];
+    if (!started[i]) firstResult[i] = results.size(), started[i] = true;
+    if (bar) bar->clear();
+    report::CaseResult r = done;
+    if (wantsSanitizer(o, r)) {
+      check::SanitizeRequest q;
+      q.tool = o.sanitize;
+      q.backend = r.backend;
+      q.verdict = r.verdict;
+      q.skipReason = r.reason;
+      q.repro = check::reproLine(job, r, o.run);
+      q.timeoutSeconds = o.run.timeoutSeconds;
+      r.sanitizer = check::sanitizeCase(q);
+    }
+    writer.add(r);  // a streamed format: one whole record per case, at once
+    if (wantsText) text << report::caseLine(r, color) << "\n" << std::flush;
+    results.push_back(r);
+  };
+  auto onJob = [&](size_t i, check::JobStats& st) {
+    const check::Job& job = jobs[i];
+    if (!started[i]) firstResult[i] = results.size();
     if (bar) bar->clear();
     if (st.selected < st.planned && wantsText)
       text << "note: " << job.label << ": " << st.selected << " of " << st.planned
                 << " planned cases are within what the kernel claims" << (o.run.dtype.empty() ? "" : ", at --dtype " + o.run.dtype)
                 << (o.dims.empty() ? "" : ", --dims " + o.dims) << (o.layouts.empty() ? "" : ", --layouts " + o.layouts)
                 << " (and this shard); the rest were not run\n";
-    std::vector<report::CaseResult> mine(results.begin() + static_cast<long>(first), results.end());
+    std::vector<report::CaseResult> mine(results.begin() + static_cast<long>(firstResult[i]), results.end());
     if (wantsText) {
       // Said once per job, so a case never reads as perturbed when it was not.
       for (const auto& [what, n] : report::oracleUse(mine))
@@ -408,7 +422,8 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
         printKernelError(job, st.kernelError, opts);
     }
     expectations.add(job.label, job.expect, mine, !st.kernelError.empty(), &st.diagnosis);
-  }
+  };
+  check::runJobs(jobs, jobRuns, o.parallelJobs, onCase, onJob, progress);
 
   if (wantsText) text << "\n" << report::summaryTable(results, color, diagnoses);
   if (expectations.expected() > 0 && wantsText) {
@@ -463,6 +478,10 @@ void addCheckCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   sub->add_option("--workers", o->workers,
                   "auto (default), fresh or reuse: a fresh worker process for every run of a case, or one per kernel "
                   "while runs end cleanly (auto: reuse on CUDA, where a context costs about a second, and exec protocol v2)");
+  sub->add_option("--jobs", o->parallelJobs,
+                  "Jobs (suite entries) run at once (default 1); the report is the same, job after job in the suite's "
+                  "order, each job's results held until those before it are reported (docs/checking.md)")
+      ->check(integerValue(1, 256));
   sub->add_option("--devices", o->devices,
                   "Spread the cases of jobs on the cuda and exec backends over these GPUs of this host: all, or "
                   "numbers as CUDA counts them (0,1); one worker per GPU, case i of a job on the i % N-th, results in "

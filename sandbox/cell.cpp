@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio_ext.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -319,6 +320,10 @@ std::unique_ptr<Cell> forkCellReporting(const CellSpec& spec, const std::functio
     throw std::runtime_error("cannot start a process: " + std::string(std::strerror(errno)));
   }
   if (pid == 0) {
+    // What another thread of the checker wrote into stdio's buffers after the fflush above
+    // (its report, with `check --jobs`) is the parent's to write, not this child's.
+    __fpurge(stdout);
+    __fpurge(stderr);
     if (mode() == Mode::Off) {
       setpgid(0, 0);
       prctl(PR_SET_PDEATHSIG, SIGKILL);
