@@ -6,14 +6,19 @@
 
 #include <fcntl.h>
 #include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "sandbox/cell.h"
@@ -31,6 +36,13 @@ int inCell(const std::function<void()>& body, kc::sandbox::CellSpec spec = {}) {
   return status;
 }
 
+// While set, a fork of this process (not of its children) finds text in stdout's buffer: what
+// another thread of the checker writes between forkCell's fflush and its fork.
+std::atomic<pid_t> gLeakFrom{0};
+void leakIntoStdout() {
+  if (gLeakFrom != 0 && getpid() == gLeakFrom) std::fputs("LEAK-", stdout);
+}
+
 bool fullCell() {
   if (kc::sandbox::layers().missing().empty()) return true;
   WARN("skipped: " << kc::sandbox::statusLine());
@@ -38,6 +50,36 @@ bool fullCell() {
 }
 
 }  // namespace
+
+TEST_CASE("cell: the child does not write what the checker's stdio buffers held at the fork", "[sandbox]") {
+  static const bool registered = pthread_atfork(leakIntoStdout, nullptr, nullptr) == 0;
+  REQUIRE(registered);
+  fs::path out = fs::temp_directory_path() / ("kc_fork_leak_" + std::to_string(getpid()));
+  std::fflush(stdout);
+  int saved = dup(STDOUT_FILENO);
+  int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  REQUIRE(fd >= 0);
+  dup2(fd, STDOUT_FILENO);
+  close(fd);
+  gLeakFrom = getpid();
+  kc::sandbox::CellSpec spec;
+  spec.fds = {{STDOUT_FILENO, STDOUT_FILENO}};  // the cell's stdout: the file (a worker's is its pipe)
+  int status = inCell(
+      [] {
+        std::fflush(stdout);  // a kernel's printf, the worker's own flush: nothing of the checker's
+        _exit(0);
+      },
+      spec);
+  gLeakFrom = 0;
+  std::fflush(stdout);  // the checker's text, written once, by the checker
+  dup2(saved, STDOUT_FILENO);
+  close(saved);
+  std::ifstream in(out);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  fs::remove(out);
+  CHECK(WIFEXITED(status));
+  CHECK(text == "LEAK-");
+}
 
 TEST_CASE("cell: its exit status and its death signal come back as they were", "[sandbox]") {
   int status = inCell([] { _exit(7); });
