@@ -358,13 +358,15 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   std::vector<report::Diagnosis> diagnoses;  // per job: the causes its failures support
   std::set<std::string> saidKernelErrors;  // each kernel's error once, however many jobs share it
   size_t unexpectedKernelErrors = 0;
-  // Each job's options (a job off the GPUs runs on one lane), its first result, its bar.
+  // Each job's options (a job off the GPUs runs on one lane).
   std::vector<check::RunOptions> jobRuns;
   for (const check::Job& job : jobs) {
     jobRuns.push_back(o.run);
     if (!check::spreadsOverDevices(job.backend)) jobRuns.back().devices.clear();  // not a GPU job: one lane
   }
-  std::vector<size_t> firstResult(jobs.size(), 0);
+  // Jobs are reported one after another (checker/run_jobs.h): the current job's results start
+  // at `first`.
+  size_t first = results.size();
   std::unique_ptr<report::ProgressBar> bar;
   size_t barJob = jobs.size();
   auto progress = [&](size_t i, size_t done, size_t total, const std::string& current) {
@@ -374,10 +376,8 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
     }
     bar->update(done, current);
   };
-  std::vector<bool> started(jobs.size(), false);
   auto onCase = [&](size_t i, const report::CaseResult& done) {
     const check::Job& job = jobs[i];
-    if (!started[i]) firstResult[i] = results.size(), started[i] = true;
     if (bar) bar->clear();
     report::CaseResult r = done;
     if (wantsSanitizer(o, r)) {
@@ -396,14 +396,14 @@ int runCheck(CheckCliOptions o, const GlobalOptions& opts) {
   };
   auto onJob = [&](size_t i, check::JobStats& st) {
     const check::Job& job = jobs[i];
-    if (!started[i]) firstResult[i] = results.size();
     if (bar) bar->clear();
     if (st.selected < st.planned && wantsText)
       text << "note: " << job.label << ": " << st.selected << " of " << st.planned
                 << " planned cases are within what the kernel claims" << (o.run.dtype.empty() ? "" : ", at --dtype " + o.run.dtype)
                 << (o.dims.empty() ? "" : ", --dims " + o.dims) << (o.layouts.empty() ? "" : ", --layouts " + o.layouts)
                 << " (and this shard); the rest were not run\n";
-    std::vector<report::CaseResult> mine(results.begin() + static_cast<long>(firstResult[i]), results.end());
+    std::vector<report::CaseResult> mine(results.begin() + static_cast<long>(first), results.end());
+    first = results.size();
     if (wantsText) {
       // Said once per job, so a case never reads as perturbed when it was not.
       for (const auto& [what, n] : report::oracleUse(mine))
