@@ -10,6 +10,7 @@
 #include "checker/diagnose/probes.h"
 #include "checker/growth.h"
 #include "checker/report/builtin_signatures.h"
+#include "checker/run/control.h"
 #include "compiler/ir/ir.h"
 
 namespace kc::diagnose {
@@ -499,6 +500,26 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
   std::vector<check::GrowthFinding> growth = check::judgeGrowth(ct, results);
   std::set<std::string> said;
   std::vector<std::pair<const CaseResult*, double>> factors;  // constantFactor per failing case
+  // A name its control confirmed by changing only the case's layouts says the kernel reads the
+  // wrong cells of its views; the dependence re-run (readsItsOwnCells) can refute that. Made
+  // once per diagnosis, on the first such case; its evidence when the kernel reads its own cells.
+  // A write outside a view, seen on any failing case, already shows the kernel misaddresses.
+  std::optional<std::optional<std::string>> ownCells;
+  bool sawOutOfViewWrite = std::any_of(failing.begin(), failing.end(), [](const CaseResult* f) {
+    return std::find(f->signatures.begin(), f->signatures.end(), report::signature::kOutOfViewWrite) != f->signatures.end();
+  });
+  auto readsOwnCellsOf = [&](const CaseResult* r) -> const std::optional<std::string>& {
+    static const std::optional<std::string> none;
+    if (ownCells) return *ownCells;
+    const plan::Case* c = planCase(*in.plan, r->number);
+    if (!in.probes || !c || plainCase(*in.plan, *c) || sawOutOfViewWrite) return none;
+    std::optional<plan::Case> control = run::controlCase(*in.plan, *c, nullptr);
+    if (!control || control->values != c->values || control->perturb != c->perturb) return none;
+    uint64_t marks = in.marks ? in.marks(r->seed, r->number) : 0;
+    plan::Case contiguous = contiguousVariant(in.probes->plan, *c);
+    ownCells = readsItsOwnCells(*in.probes, *c, contiguous, r->seed, marks, d.probes);
+    return *ownCells;
+  };
   // What a name a case matched is worth, by the evidence its kind brings: a candidate it
   // explains the case for, or a line of what it lacked.
   auto weigh = [&](const CaseResult* r, const std::string& name) {
@@ -533,6 +554,10 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
         d.notNamed.push_back(name + ": its error does not grow with " + (g != growth.end() ? g->dim + " across cases (" + g->evidence + ")" : std::string("the dim across cases")));
       }
     } else if (std::find(r->confirmed.begin(), r->confirmed.end(), name) != r->confirmed.end()) {
+      if (const std::optional<std::string>& own = readsOwnCellsOf(r)) {
+        if (said.insert(name).second) d.notNamed.push_back(name + ": " + *own);
+        return;
+      }
       explains(candidate(cs, name, Strength::Control, "the same case on neutral inputs and contiguous views passes"), r->number);
     } else if (rounding == Rounding::Needed && roundingName(name)) {
       explains(candidate(cs, name, Strength::Control, roundingEvidence), r->number);

@@ -75,6 +75,17 @@ Rounding needsRounding(ProbeContext& ctx, const plan::Case& c, uint64_t seed, ui
 std::optional<numerics::DType> seesOnlyNarrowInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, bool& moved,
                                                     std::vector<std::string>& log);
 
+// layout_probes.cpp: a failing case with strided views that passes in contiguous ones, run
+// in both with one cell of each float input changed (to another cell's value of the same
+// input). When the change reaches at most half the output cells in contiguous views, and
+// the output cells that move in the case's views are some and each moves in contiguous views
+// too, the kernel reads the right cells of its views: the layout changes how it computes
+// them, not what it reads (a layout's own numerics path; not ignores-strides). Returns that
+// evidence, or nullopt (other cells move, none do, the change reaches most of the output, or
+// a run did not run).
+std::optional<std::string> readsItsOwnCells(ProbeContext& ctx, const plan::Case& strided, const plan::Case& contiguous, uint64_t seed,
+                                            uint64_t marks, std::vector<std::string>& log);
+
 // value_probes.cpp: hypotheses about the values a kernel computes. Each returns the
 // evidence it showed, or nullopt.
 //

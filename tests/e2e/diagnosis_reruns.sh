@@ -31,6 +31,12 @@ diag gelu_tanh gelu_tanh_exp_form.c
 diag softmax softmax_f16_lanes.c
 # Aligned SSE loads on rows that are not: crashes, and runs with every row aligned (misaligned-access).
 diag add add_sse_aligned.c
+# A generic strided loop that does each step in bf16 (a dense fast path in f32): it fails only
+# in strided views, but reads its own cells there (one input cell changed moves the same
+# output cell as in contiguous views): not ignores-strides; nothing else has evidence.
+echo "== data/silu_strided_bf16_steps.c (bf16)"
+kc check --op silu --impl data/silu_strided_bf16_steps.c --dtype bf16 --threads 1 >"$WORK/out.txt"
+awk '/^diagnosis: /{p=1} p&&/^(PASS|FAIL|ERROR|CRASH|SKIP|TIMEOUT|kernel )/{p=0} p' "$WORK/out.txt"
 # Large integer sums: an int16 accumulator wraps (overflow: it passes with its inputs divided
 # by 16, and fails with them as large but coarser); an f32 accumulator rounds past 2^24 and
 # passes on the coarser inputs, so it is not named overflow (this contract has no signature
