@@ -9,7 +9,8 @@
 #
 # Results go to $OUT (or a temporary folder): per device the suite, the text output, JSON
 # Lines and one summary line per op and dtype (adaptors/pytorch/vendor/summarise.py).
-# DEVICES="cuda" runs the CUDA side only (default: cuda cpu).
+# DEVICES="cuda" runs the CUDA side only (default: cuda cpu); JOBS=N runs N entries side by side
+# (check --jobs: the same verdicts, sooner on a machine of many cores).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 root="$(pwd)"
@@ -36,7 +37,7 @@ for device in ${DEVICES:-cuda cpu}; do
     done
   } >"$out/ops_$device.yaml"
   echo "== $device"
-  KC_TORCH_DEVICE=$device "$KC" check "$out/ops_$device.yaml" --expect --timeout 600 \
+  KC_TORCH_DEVICE=$device "$KC" check "$out/ops_$device.yaml" --expect --timeout 600 --jobs "${JOBS:-1}" \
     --format jsonl --out "$out/ops_$device.jsonl" --replace >"$out/ops_$device.txt" 2>&1 || rc=1
   python3 "$v/summarise.py" "$out/ops_$device.jsonl" | tee "$out/ops_${device}_summary.txt"
   grep -E -A12 '^diagnosis' "$out/ops_$device.txt" | head -40
