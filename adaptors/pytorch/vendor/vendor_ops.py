@@ -617,3 +617,33 @@ def avg_pool3d(x, kernel_size_d, kernel_size_h, kernel_size_w, stride_d, stride_
                padding_w):
     return _native(lambda t: F.avg_pool3d(t, _ints(kernel_size_d, kernel_size_h, kernel_size_w),
                                           _ints(stride_d, stride_h, stride_w), _ints(padding_d, padding_h, padding_w)), x)
+
+
+# swiglu, geglu, rotary: the gated MLP activations and the rotary position embedding of LLM
+# inference, as HF transformers writes them (LlamaMLP, GemmaMLP, apply_rotary_pos_emb).
+
+def swiglu(a, b):
+    """LLaMA's MLP gate, F.silu(a) * b: silu(a) rounded to T, then the product rounded to T,
+    two roundings that std.op.swiglu's tolerance allows."""
+    return _native(lambda g, u: F.silu(g) * u, a, b)
+
+
+def geglu(a, b):
+    """F.gelu(a) * b with the exact (erf) GELU: gelu(a) rounded to T, then the product."""
+    return _native(lambda g, u: F.gelu(g, approximate="none") * u, a, b)
+
+
+def _rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+def rotary(x, cos, sin):
+    """HF's apply_rotary_pos_emb on x [S, NH, D]: x * cos + rotate_half(x) * sin, each op in
+    T, with the contract's half tables ([S, D / 2]) concatenated to HF's [S, D]
+    (torch.cat((freqs, freqs), dim=-1)) and broadcast over the heads."""
+    def fn(t, c, s):
+        c = torch.cat((c, c), dim=-1).unsqueeze(1)
+        s = torch.cat((s, s), dim=-1).unsqueeze(1)
+        return t * c + _rotate_half(t) * s
+    return _native(fn, x, cos, sin)
