@@ -617,3 +617,13 @@ def avg_pool3d(x, kernel_size_d, kernel_size_h, kernel_size_w, stride_d, stride_
                padding_w):
     return _native(lambda t: F.avg_pool3d(t, _ints(kernel_size_d, kernel_size_h, kernel_size_w),
                                           _ints(stride_d, stride_h, stride_w), _ints(padding_d, padding_h, padding_w)), x)
+
+
+# ops-quant: std.op.quantize_int8, dequantize_int4, dequantize_fp8.
+
+def quantize_int8(x, scale):
+    """q = clamp(round(x / scale[r]), -128, 127) as int8: the quotient in f32 (one correctly
+    rounded division), torch.round (ties to even), the clamp before the conversion, as a
+    user writes it. A NaN survives the clamp and the conversion makes it 0 (torch 1.13 on the
+    CPU; the contract states 0), so the control also shows what a device's conversion does."""
+    return torch.clamp(torch.round(x.float() / scale[:, None]), -128, 127).to(torch.int8)

@@ -1,0 +1,45 @@
+/* Quantisation ops of the standard library on the host (stdlib/ops/{quantize_int8,
+ * dequantize_int4}.kcontract): conforming reference kernels.
+ *
+ *   kc_quantize_int8(x: T[R, C], scale: f32[R] -> q: i8[R, C])              T in f32, bf16, f16
+ *   kc_dequantize_int4(q: u8[R, C2], scale: T[R, G], gs: GS (dim) -> y: T[R, 2 * C2])
+ *
+ * Written the way an inference library's CPU path is: a loop over rows, the row's scale
+ * loaded once, strides honoured. */
+#include "kc_host.h"
+
+static int view_ok(const kc_tensor* t, int32_t rank) {
+  if (t->rank != rank || t->shape == NULL || t->strides == NULL) return 0;
+  for (int d = 0; d < rank; ++d)
+    if (t->shape[d] < 0 || (t->shape[d] > 1 && t->strides[d] < 1)) return 0;
+  return 1;
+}
+
+/* x / s rounded to f32 (one correctly rounded division), then to the nearest integer, ties to
+ * even (rintf in the default rounding mode), saturated to [-128, 127]; NaN gives 0 (a bare
+ * (int8_t) of NaN is undefined behaviour). The clamp is on the float, before the conversion,
+ * so ±Inf and quotients past the range saturate. */
+static inline int8_t quantize_one(float x, float s) {
+  const float v = x / s;
+  if (v != v) return 0;
+  const float r = rintf(v);
+  return (int8_t)(r < -128.0f ? -128.0f : (r > 127.0f ? 127.0f : r));
+}
+
+int kc_quantize_int8(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  if (args == NULL || nargs != 3) return KC_E_NARGS;
+  const kc_tensor *x = &args[0], *s = &args[1], *q = &args[2];
+  if (!kc_view_ok(x, 2) || !view_ok(s, 1) || s->dtype != KC_F32 || !view_ok(q, 2) || q->dtype != KC_I8)
+    return KC_E_TENSOR;
+  const int64_t R = x->shape[0], C = x->shape[1];
+  if (s->shape[0] != R || q->shape[0] != R || q->shape[1] != C) return KC_E_SHAPE;
+  const float* sp = (const float*)s->data;
+  int8_t* qp = (int8_t*)q->data;
+  for (int64_t r = 0; r < R; ++r) {
+    const float sr = sp[r * s->strides[0]];
+    const int64_t xr = r * x->strides[0], qr = r * q->strides[0];
+    for (int64_t c = 0; c < C; ++c) qp[qr + c * q->strides[1]] = quantize_one(kc_ld(x, xr + c * x->strides[1]), sr);
+  }
+  return KC_OK;
+}
