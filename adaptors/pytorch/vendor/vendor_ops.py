@@ -627,3 +627,15 @@ def quantize_int8(x, scale):
     user writes it. A NaN survives the clamp and the conversion makes it 0 (torch 1.13 on the
     CPU; the contract states 0), so the control also shows what a device's conversion does."""
     return torch.clamp(torch.round(x.float() / scale[:, None]), -128, 127).to(torch.int8)
+
+
+def dequantize_int4(q, scale):
+    """y[r, c] = (nibble - 8) * scale[r, c // GS]: the two nibbles of each byte unpacked low
+    first ((q & 15) - 8, (q >> 4) - 8), interleaved into 2 * C2 columns, each group's scale
+    repeated over its GS = 2 * C2 / G columns, the product in T (exact nibbles times the
+    scale: one rounding), as the torch fallbacks of GPTQ/AWQ loaders write it."""
+    R, C2 = q.shape
+    G = scale.shape[1]
+    nib = torch.stack([(q & 15).to(torch.int16) - 8, (q >> 4).to(torch.int16) - 8], dim=-1).reshape(R, 2 * C2)
+    s = scale.repeat_interleave(2 * C2 // G, dim=1)
+    return _native(lambda v, t: v * t, nib.to(scale.dtype), s)

@@ -2,7 +2,7 @@
  * dequantize_int4}.kcontract): conforming reference kernels.
  *
  *   kc_quantize_int8(x: T[R, C], scale: f32[R] -> q: i8[R, C])              T in f32, bf16, f16
- *   kc_dequantize_int4(q: u8[R, C2], scale: T[R, G], gs: GS (dim) -> y: T[R, 2 * C2])
+ *   kc_dequantize_int4(q: u8[R, G * H], scale: T[R, G] -> y: T[R, 2 * G * H])       T in f32, bf16, f16
  *
  * Written the way an inference library's CPU path is: a loop over rows, the row's scale
  * loaded once, strides honoured. */
@@ -41,5 +41,33 @@ int kc_quantize_int8(kc_tensor* args, int32_t nargs, void* stream) {
     const int64_t xr = r * x->strides[0], qr = r * q->strides[0];
     for (int64_t c = 0; c < C; ++c) qp[qr + c * q->strides[1]] = quantize_one(kc_ld(x, xr + c * x->strides[1]), sr);
   }
+  return KC_OK;
+}
+
+/* Two int4 values per byte, low nibble first, each nibble - 8; group g = c / (2 H) of a row
+ * scaled by scale[r, g]. The product (nibble - 8) * scale in f32 (exact for bf16 and f16
+ * scales, one rounding for f32 ones) and one rounding to T on the store. One byte per step
+ * writes its two columns; a group's scale is loaded once. */
+int kc_dequantize_int4(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  if (args == NULL || nargs != 3) return KC_E_NARGS;
+  const kc_tensor *q = &args[0], *s = &args[1], *y = &args[2];
+  if (!view_ok(q, 2) || q->dtype != KC_U8 || !kc_view_ok(s, 2) || !kc_view_ok(y, 2) || s->dtype != y->dtype)
+    return KC_E_TENSOR;
+  const int64_t R = q->shape[0], C2 = q->shape[1], G = s->shape[0] == R ? s->shape[1] : -1;
+  if (G < 1 || C2 % G != 0 || y->shape[0] != R || y->shape[1] != 2 * C2) return KC_E_SHAPE;
+  const int64_t H = C2 / G; /* bytes per group */
+  const uint8_t* qp = (const uint8_t*)q->data;
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t g = 0; g < G; ++g) {
+      const float sg = kc_ld(s, r * s->strides[0] + g * s->strides[1]);
+      for (int64_t k = 0; k < H; ++k) {
+        const int64_t b = g * H + k;
+        const uint8_t byte = qp[r * q->strides[0] + b * q->strides[1]];
+        const int64_t yo = r * y->strides[0] + 2 * b * y->strides[1];
+        kc_st(y, yo, (float)((int)(byte & 0x0f) - 8) * sg);
+        kc_st(y, yo + y->strides[1], (float)((int)(byte >> 4) - 8) * sg);
+      }
+    }
   return KC_OK;
 }
