@@ -639,3 +639,13 @@ def dequantize_int4(q, scale):
     nib = torch.stack([(q & 15).to(torch.int16) - 8, (q >> 4).to(torch.int16) - 8], dim=-1).reshape(R, 2 * C2)
     s = scale.repeat_interleave(2 * C2 // G, dim=1)
     return _native(lambda v, t: v * t, nib.to(scale.dtype), s)
+
+
+def dequantize_fp8(x, scale, out):
+    """y = x.to(float32) * scale, rounded once to T (out's dtype: the inputs do not name T, so
+    the output view is taken as given). x arrives as torch.float8_e4m3fn, which exists from
+    torch 2.1: on an older torch the adaptor cannot even view the input (kc_torch: "dtype
+    f8e4m3 has no torch equivalent"), and this function refuses with the same reason."""
+    if not hasattr(torch, "float8_e4m3fn"):
+        raise RuntimeError(f"dequantize_fp8 needs torch.float8_e4m3fn (torch >= 2.1); this is torch {torch.__version__}")
+    out.copy_((x.to(torch.float32) * scale).to(out.dtype))

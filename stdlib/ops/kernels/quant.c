@@ -1,8 +1,9 @@
 /* Quantisation ops of the standard library on the host (stdlib/ops/{quantize_int8,
- * dequantize_int4}.kcontract): conforming reference kernels.
+ * dequantize_int4,dequantize_fp8}.kcontract): conforming reference kernels.
  *
  *   kc_quantize_int8(x: T[R, C], scale: f32[R] -> q: i8[R, C])              T in f32, bf16, f16
  *   kc_dequantize_int4(q: u8[R, G * H], scale: T[R, G] -> y: T[R, 2 * G * H])       T in f32, bf16, f16
+ *   kc_dequantize_fp8(x: f8e4m3[R, C], scale: f32 (scalar) -> y: T[R, C])             T in f32, bf16, f16
  *
  * Written the way an inference library's CPU path is: a loop over rows, the row's scale
  * loaded once, strides honoured. */
@@ -69,5 +70,35 @@ int kc_dequantize_int4(kc_tensor* args, int32_t nargs, void* stream) {
         kc_st(y, yo + y->strides[1], (float)((int)(byte >> 4) - 8) * sg);
       }
     }
+  return KC_OK;
+}
+
+/* An OCP e4m3fn byte as float, exactly: sign, 4 exponent bits of bias 7, 3 fraction bits;
+ * exponent field 0 holds the subnormals f 2^-9, S.1111.111 is NaN, and there is no Inf. */
+static inline float kc_e4m3_to_f32(uint8_t b) {
+  const int e = (b >> 3) & 0x0f, f = b & 0x07;
+  float v;
+  if (e == 0x0f && f == 0x07) v = NAN;
+  else if (e == 0) v = ldexpf((float)f, -9);
+  else v = ldexpf((float)(8 + f), e - 10);
+  return (b & 0x80) ? -v : v;
+}
+
+/* y = x * scale: the e4m3fn value decoded exactly, the product in f32 (one rounding), one
+ * rounding to T on the store. */
+int kc_dequantize_fp8(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  if (args == NULL || nargs != 3) return KC_E_NARGS;
+  const kc_tensor *x = &args[0], *s = &args[1], *y = &args[2];
+  if (!view_ok(x, 2) || x->dtype != KC_F8E4M3 || s->dtype != KC_F32 || s->rank != 0 || s->data == NULL ||
+      !kc_view_ok(y, 2))
+    return KC_E_TENSOR;
+  if (!kc_same_shape(x, y)) return KC_E_SHAPE;
+  const float sc = *(const float*)s->data;
+  const uint8_t* xp = (const uint8_t*)x->data;
+  const int64_t R = x->shape[0], C = x->shape[1];
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t c = 0; c < C; ++c)
+      kc_st(y, r * y->strides[0] + c * y->strides[1], kc_e4m3_to_f32(xp[r * x->strides[0] + c * x->strides[1]]) * sc);
   return KC_OK;
 }
