@@ -647,3 +647,34 @@ def rotary(x, cos, sin):
         s = torch.cat((s, s), dim=-1).unsqueeze(1)
         return t * c + _rotate_half(t) * s
     return _native(fn, x, cos, sin)
+
+# ops-quant: std.op.quantize_int8, dequantize_int4, dequantize_fp8.
+
+def quantize_int8(x, scale):
+    """q = clamp(round(x / scale[r]), -128, 127) as int8: the quotient in f32 (one correctly
+    rounded division), torch.round (ties to even), the clamp before the conversion, as a
+    user writes it. A NaN survives the clamp and the conversion makes it 0 (torch 1.13 on the
+    CPU; the contract states 0), so the control also shows what a device's conversion does."""
+    return torch.clamp(torch.round(x.float() / scale[:, None]), -128, 127).to(torch.int8)
+
+
+def dequantize_int4(q, scale):
+    """y[r, c] = (nibble - 8) * scale[r, c // GS]: the two nibbles of each byte unpacked low
+    first ((q & 15) - 8, (q >> 4) - 8), interleaved into 2 * C2 columns, each group's scale
+    repeated over its GS = 2 * C2 / G columns, the product in T (exact nibbles times the
+    scale: one rounding), as the torch fallbacks of GPTQ/AWQ loaders write it."""
+    R, C2 = q.shape
+    G = scale.shape[1]
+    nib = torch.stack([(q & 15).to(torch.int16) - 8, (q >> 4).to(torch.int16) - 8], dim=-1).reshape(R, 2 * C2)
+    s = scale.repeat_interleave(2 * C2 // G, dim=1)
+    return _native(lambda v, t: v * t, nib.to(scale.dtype), s)
+
+
+def dequantize_fp8(x, scale, out):
+    """y = x.to(float32) * scale, rounded once to T (out's dtype: the inputs do not name T, so
+    the output view is taken as given). x arrives as torch.float8_e4m3fn, which exists from
+    torch 2.1: on an older torch the adaptor cannot even view the input (kc_torch: "dtype
+    f8e4m3 has no torch equivalent"), and this function refuses with the same reason."""
+    if not hasattr(torch, "float8_e4m3fn"):
+        raise RuntimeError(f"dequantize_fp8 needs torch.float8_e4m3fn (torch >= 2.1); this is torch {torch.__version__}")
+    out.copy_((x.to(torch.float32) * scale).to(out.dtype))
