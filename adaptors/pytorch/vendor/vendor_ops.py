@@ -617,3 +617,20 @@ def avg_pool3d(x, kernel_size_d, kernel_size_h, kernel_size_w, stride_d, stride_
                padding_w):
     return _native(lambda t: F.avg_pool3d(t, _ints(kernel_size_d, kernel_size_h, kernel_size_w),
                                           _ints(stride_d, stride_h, stride_w), _ints(padding_d, padding_h, padding_w)), x)
+
+
+# Selections (ops-select): std.op.gather, scatter_add, topk, along the last dimension. An
+# index outside 0..C - 1 is reported before anything is read (std.iface.precondition-report@1),
+# as for embedding: torch raises IndexError on the CPU, but on CUDA an out-of-range index is a
+# device-side assert that takes the whole CUDA context down. torch 1.13 takes int64 indices
+# only (gather, scatter_add: "Expected dtype int64 for index"), so an int32 index is widened.
+
+def _check_indices(idx, C, name):
+    if idx.numel() and (bool((idx < 0).any()) or bool((idx >= C).any())):
+        raise IndexError(f"{name}: index out of range 0..{C - 1}")
+
+
+def gather(x, idx):
+    """torch.gather along the last dimension: a copy, bit for bit."""
+    _check_indices(idx, x.shape[-1], "gather")
+    return torch.gather(x, -1, idx.long())
