@@ -634,3 +634,11 @@ def gather(x, idx):
     """torch.gather along the last dimension: a copy, bit for bit."""
     _check_indices(idx, x.shape[-1], "gather")
     return torch.gather(x, -1, idx.long())
+
+
+def scatter_add(base, idx, src):
+    """torch.Tensor.scatter_add along the last dimension: base's copy with each src element
+    added into the column its index names, in T (in k order on the CPU; with atomics, in any
+    order, on CUDA: std.op.scatter_add@1 does not apply std.ord.determinism@1)."""
+    _check_indices(idx, base.shape[-1], "scatter_add")
+    return _native(lambda b, s: b.scatter_add(-1, idx.long(), s), base, src)

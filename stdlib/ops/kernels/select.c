@@ -65,3 +65,25 @@ int kc_gather(kc_tensor* args, int32_t nargs, void* stream) {
     }
   return KC_OK;
 }
+
+int kc_scatter_add(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  if (args == NULL || nargs != 4) return KC_E_NARGS;
+  const kc_tensor *base = &args[0], *idx = &args[1], *src = &args[2], *out = &args[3];
+  if (!kc_view_ok(base, 2) || !kc_view_ok(src, 2) || !kc_view_ok(out, 2) || !int_view_ok(idx, 0)) return KC_E_TENSOR;
+  if (base->dtype != out->dtype || src->dtype != out->dtype) return KC_E_TENSOR;
+  const int64_t R = base->shape[0], C = base->shape[1], K = idx->shape[1];
+  if (idx->shape[0] != R || src->shape[0] != R || src->shape[1] != K || !kc_same_shape(out, base)) return KC_E_SHAPE;
+  if (!indices_in_range(idx, C)) return KC_E_INDEX;
+  const size_t eb = elem_bytes(base);
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t c = 0; c < C; ++c)
+      memcpy((char*)out->data + (size_t)(r * out->strides[0] + c * out->strides[1]) * eb,
+             (const char*)base->data + (size_t)(r * base->strides[0] + c * base->strides[1]) * eb, eb);
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t k = 0; k < K; ++k) {
+      const int64_t o = r * out->strides[0] + ld_index(idx, r, k) * out->strides[1];
+      kc_st(out, o, kc_ld(out, o) + kc_ld(src, r * src->strides[0] + k * src->strides[1]));
+    }
+  return KC_OK;
+}
