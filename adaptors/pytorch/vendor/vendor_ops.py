@@ -642,3 +642,17 @@ def scatter_add(base, idx, src):
     order, on CUDA: std.op.scatter_add@1 does not apply std.ord.determinism@1)."""
     _check_indices(idx, base.shape[-1], "scatter_add")
     return _native(lambda b, s: b.scatter_add(-1, idx.long(), s), base, src)
+
+
+def topk(x, k):
+    """torch.topk(x, k, dim=-1), largest first, sorted; NaN counts as the largest. torch 1.13
+    has no CPU kernel for f16 ("topk_cpu" not implemented for 'Half'): there the f32 copy's
+    top k, whose values convert back to f16 exactly (each is one of the inputs)."""
+    try:
+        values, indices = torch.topk(x, int(k), dim=-1)
+    except RuntimeError as e:
+        if "not implemented for" not in str(e):
+            raise
+        values, indices = torch.topk(x.float(), int(k), dim=-1)
+        values = values.to(x.dtype)
+    return values, indices

@@ -16,6 +16,8 @@
  * add in T as well, in whatever order the threads arrive). topk selects the K largest of
  * each row by a partial selection sort (NaN counts as larger than every number, as in
  * torch.topk; equal values keep their column order) and copies their bits. */
+#include <stdlib.h>
+
 #include "kc_host.h"
 
 /* An integer (i32 or i64) view of rank 2 with non-negative extents and positive strides
@@ -85,5 +87,43 @@ int kc_scatter_add(kc_tensor* args, int32_t nargs, void* stream) {
       const int64_t o = r * out->strides[0] + ld_index(idx, r, k) * out->strides[1];
       kc_st(out, o, kc_ld(out, o) + kc_ld(src, r * src->strides[0] + k * src->strides[1]));
     }
+  return KC_OK;
+}
+
+/* a ranks above b: larger, or a NaN above a number (torch.topk's order). */
+static int ranks_above(float a, float b) { return (isnan(a) && !isnan(b)) || a > b; }
+
+int kc_topk(kc_tensor* args, int32_t nargs, void* stream) {
+  (void)stream;
+  if (args == NULL || nargs != 4) return KC_E_NARGS;
+  const kc_tensor *x = &args[0], *kk = &args[1], *values = &args[2], *indices = &args[3];
+  int64_t K;
+  if (!kc_view_ok(x, 2) || !kc_view_ok(values, 2) || values->dtype != x->dtype || !int_view_ok(indices, KC_I64) ||
+      !kc_i64_scalar(kk, &K))
+    return KC_E_TENSOR;
+  const int64_t R = x->shape[0], C = x->shape[1];
+  if (K < 0 || K > C || values->shape[0] != R || values->shape[1] != K || !kc_same_shape(values, indices)) return KC_E_SHAPE;
+  if (R == 0 || K == 0) return KC_OK;
+  unsigned char* taken = malloc((size_t)C);
+  if (taken == NULL) return KC_E_SHAPE;
+  const size_t eb = elem_bytes(x);
+  for (int64_t r = 0; r < R; ++r) {
+    memset(taken, 0, (size_t)C);
+    for (int64_t j = 0; j < K; ++j) {
+      /* The first column, in column order, of the largest element not yet taken. */
+      int64_t best = -1;
+      float bv = 0.0f;
+      for (int64_t c = 0; c < C; ++c) {
+        if (taken[c]) continue;
+        const float v = kc_ld(x, r * x->strides[0] + c * x->strides[1]);
+        if (best < 0 || ranks_above(v, bv)) best = c, bv = v;
+      }
+      taken[best] = 1;
+      memcpy((char*)values->data + (size_t)(r * values->strides[0] + j * values->strides[1]) * eb,
+             (const char*)x->data + (size_t)(r * x->strides[0] + best * x->strides[1]) * eb, eb);
+      ((int64_t*)indices->data)[r * indices->strides[0] + j * indices->strides[1]] = best;
+    }
+  }
+  free(taken);
   return KC_OK;
 }
