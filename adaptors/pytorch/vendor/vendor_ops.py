@@ -678,3 +678,41 @@ def dequantize_fp8(x, scale, out):
     if not hasattr(torch, "float8_e4m3fn"):
         raise RuntimeError(f"dequantize_fp8 needs torch.float8_e4m3fn (torch >= 2.1); this is torch {torch.__version__}")
     out.copy_((x.to(torch.float32) * scale).to(out.dtype))
+
+# Selections (ops-select): std.op.gather, scatter_add, topk, along the last dimension. An
+# index outside 0..C - 1 is reported before anything is read (std.iface.precondition-report@1),
+# as for embedding: torch raises IndexError on the CPU, but on CUDA an out-of-range index is a
+# device-side assert that takes the whole CUDA context down. torch 1.13 takes int64 indices
+# only (gather, scatter_add: "Expected dtype int64 for index"), so an int32 index is widened.
+
+def _check_indices(idx, C, name):
+    if idx.numel() and (bool((idx < 0).any()) or bool((idx >= C).any())):
+        raise IndexError(f"{name}: index out of range 0..{C - 1}")
+
+
+def gather(x, idx):
+    """torch.gather along the last dimension: a copy, bit for bit."""
+    _check_indices(idx, x.shape[-1], "gather")
+    return torch.gather(x, -1, idx.long())
+
+
+def scatter_add(base, idx, src):
+    """torch.Tensor.scatter_add along the last dimension: base's copy with each src element
+    added into the column its index names, in T (in k order on the CPU; with atomics, in any
+    order, on CUDA: std.op.scatter_add@1 does not apply std.ord.determinism@1)."""
+    _check_indices(idx, base.shape[-1], "scatter_add")
+    return _native(lambda b, s: b.scatter_add(-1, idx.long(), s), base, src)
+
+
+def topk(x, k):
+    """torch.topk(x, k, dim=-1), largest first, sorted; NaN counts as the largest. torch 1.13
+    has no CPU kernel for f16 ("topk_cpu" not implemented for 'Half'): there the f32 copy's
+    top k, whose values convert back to f16 exactly (each is one of the inputs)."""
+    try:
+        values, indices = torch.topk(x, int(k), dim=-1)
+    except RuntimeError as e:
+        if "not implemented for" not in str(e):
+            raise
+        values, indices = torch.topk(x.float(), int(k), dim=-1)
+        values = values.to(x.dtype)
+    return values, indices
