@@ -203,11 +203,13 @@ std::string resolvedDType(const sema::TensorInfo& t, const ReducedShape& shape) 
 
 // sum(v, if e == v then x else 0): at most one term is not zero, so the sum is exact in any
 // order (a gather written as a selection: std.ops.embedding).
+// A literal 0 (a selection's "else 0").
+bool zeroConst(const ir::Node& k) { return (k.op == ir::Op::ConstReal || k.op == ir::Op::ConstInt) && k.d == 0 && k.i == 0; }
+
 bool selectsOne(const ir::Node& reduce) {
   const ir::Node& body = *reduce.kids[2];
   if (body.op != ir::Op::Select || reduce.vars.size() != 1) return false;
-  auto zero = [](const ir::Node& k) { return (k.op == ir::Op::ConstReal || k.op == ir::Op::ConstInt) && k.d == 0 && k.i == 0; };
-  if (!zero(*body.kids[1]) && !zero(*body.kids[2])) return false;
+  if (!zeroConst(*body.kids[1]) && !zeroConst(*body.kids[2])) return false;
   const ir::Node& cond = *body.kids[0];
   if (cond.op != ir::Op::Eq) return false;
   const std::string& v = reduce.vars[0];
@@ -412,6 +414,61 @@ CorrectModel correctModel(const sema::ContractInfo& c, const ReducedShape& shape
   };
   std::map<std::string, Chain> chains;  // definition -> its chain
   ir::IntEnv first = env, last = env;   // the fixed dims and the definition's first and last cell
+  // A bound on |v| for an expression whose values are integers: reads of integer tensors of
+  // at most 16 bits, integer constants, floor/ceil/trunc, and +, -, * of such. Arithmetic on
+  // them is exact in f32 while the bound stays within 2^24 (an int4 unpacked with floor and
+  // -, a nibble minus 8); nullopt when the expression may not be such an integer.
+  std::function<std::optional<double>(const ir::Node&)> integerBound = [&](const ir::Node& n) -> std::optional<double> {
+    switch (n.op) {
+      case ir::Op::ConstInt: return std::fabs(static_cast<double>(n.i));
+      case ir::Op::ConstReal: return n.d == std::floor(n.d) ? std::optional<double>(std::fabs(n.d)) : std::nullopt;
+      case ir::Op::TensorRead: {
+        if (n.role == ir::Role::Local || n.role == ir::Role::Oracle) {  // a definition of such integers
+          static thread_local int depth = 0;
+          if (depth > 16) return std::nullopt;
+          for (const auto& o : c.oracle)
+            if (o.name == n.name && o.value) {
+              ++depth;
+              std::optional<double> b = integerBound(*o.value);
+              --depth;
+              return b;
+            }
+          return std::nullopt;
+        }
+        if (n.role != ir::Role::Input) return std::nullopt;
+        const sema::TensorInfo* t = c.kernel->tensor(n.name);
+        auto dt = t ? numerics::parseDType(resolvedDType(*t, shape)) : std::nullopt;
+        if (!dt || !numerics::isInteger(*dt) || numerics::sizeBytes(*dt) > 2) return std::nullopt;
+        return std::max(std::fabs(static_cast<double>(numerics::intMin(*dt))), static_cast<double>(numerics::intMax(*dt)));
+      }
+      case ir::Op::Call:
+        if ((n.name == "floor" || n.name == "ceil" || n.name == "trunc") && n.kids.size() == 1) {
+          // floor(v / 2^k) of an integer v: no larger than v.
+          const ir::Node& a = *n.kids[0];
+          if (a.op == ir::Op::Div && a.kids.size() == 2 && powerOfTwo(*a.kids[1])) return integerBound(*a.kids[0]);
+          return integerBound(a);
+        }
+        return std::nullopt;
+      case ir::Op::Neg:
+        return n.kids.size() == 1 ? integerBound(*n.kids[0]) : std::nullopt;
+      case ir::Op::Select: {  // if c then a else b: the larger of the two
+        if (n.kids.size() != 3) return std::nullopt;
+        auto a = integerBound(*n.kids[1]), b = integerBound(*n.kids[2]);
+        if (!a || !b) return std::nullopt;
+        return std::max(*a, *b);
+      }
+      case ir::Op::Add:
+      case ir::Op::Sub:
+      case ir::Op::Mul: {
+        if (n.kids.size() != 2) return std::nullopt;
+        auto a = integerBound(*n.kids[0]), b = integerBound(*n.kids[1]);
+        if (!a || !b) return std::nullopt;
+        return n.op == ir::Op::Mul ? *a * *b : *a + *b;
+      }
+      default: return std::nullopt;
+    }
+  };
+  constexpr double kExactInF32 = 16777216.0;  // 2^24: every integer up to it is an f32
   std::function<Chain(const std::string&)> visit;
   std::function<Chain(const ir::Node&)> count = [&](const ir::Node& n) -> Chain {
     if (n.type != ir::Type::Real) return {};
@@ -419,6 +476,17 @@ CorrectModel correctModel(const sema::ContractInfo& c, const ReducedShape& shape
       return n.role == ir::Role::Local || n.role == ir::Role::Oracle ? visit(n.name) : Chain{};
     if (n.op == ir::Op::Reduce) {
       Chain body = count(*n.kids[2]);
+      if (n.name == "sum" && !selectsOne(n) && n.kids[2]->op == ir::Op::Select) {
+        // A selection on the inputs' values (scatter_add's idx[r, k] == c) keeps as many terms
+        // as the data says, down to none, where a tolerance may rightly be 0; one on indices
+        // alone (a convolution's padding) keeps at most the reduction's length, as counted.
+        const ir::Node& sel = *n.kids[2];
+        bool onValues = false;
+        ir::walk(*sel.kids[0], [&](const ir::Node& x) { onValues = onValues || x.op == ir::Op::TensorRead; });
+        if (onValues && (zeroConst(*sel.kids[1]) || zeroConst(*sel.kids[2])))
+          throw Unsupported("a sum over a selection on the inputs' values (sum(k, if ... then e else 0)): how many of its "
+                            "terms are kept is the inputs' to say, and the model cannot count them");
+      }
       if ((n.name == "sum" && !selectsOne(n)) || n.name == "prod") {
         // The longest instance: bounds that follow the definition's indices (a prefix sum,
         // sum(k in 0..h, ...)) taken at the first and at the last cell.
@@ -446,6 +514,10 @@ CorrectModel correctModel(const sema::ContractInfo& c, const ReducedShape& shape
     if ((n.op == ir::Op::Mul || n.op == ir::Op::Div) && n.kids.size() == 2 &&
         (powerOfTwo(*n.kids[1]) || (n.op == ir::Op::Mul && powerOfTwo(*n.kids[0]))))
       arith = false;
+    if (arith && n.op != ir::Op::Div) {
+      std::optional<double> b = integerBound(n);
+      if (b && *b <= kExactInF32) arith = false;
+    }
     if (arith || n.op == ir::Op::RoundTo) {
       m.rounds = true;
       ++deepest.k;
@@ -480,6 +552,28 @@ CorrectModel correctModel(const sema::ContractInfo& c, const ReducedShape& shape
   return m;
 }
 
+
+// Whether output `name`'s oracle (or a definition it reads) rounds to an integer: floor,
+// ceil, trunc or round(T, x) on the way (a quantizer's q).
+bool quantizes(const sema::ContractInfo& c, const std::string& name) {
+  std::set<std::string> seen;
+  std::function<bool(const std::string&)> visit = [&](const std::string& def) {
+    if (!seen.insert(def).second) return false;
+    for (const auto& d : c.oracle)
+      if (d.name == def && d.value) {
+        bool found = false;
+        ir::walk(*d.value, [&](const ir::Node& n) {
+          if (n.op == ir::Op::RoundTo || (n.op == ir::Op::Call && (n.name == "floor" || n.name == "ceil" || n.name == "trunc")))
+            found = true;
+          else if (n.op == ir::Op::TensorRead && (n.role == ir::Role::Local || n.role == ir::Role::Oracle) && n.name != def)
+            found = found || visit(n.name);
+        });
+        return found;
+      }
+    return false;
+  };
+  return visit(name);
+}
 
 // Long on purpose: its two obligations, (a) detect and (b) correct, are built over the same output,
 // shape and dtype and read best side by side.
@@ -549,6 +643,10 @@ void blindBand(const sema::ContractInfo& c, const BuildOptions& opts, const Redu
       if (!std::any_of(c.oracle.begin(), c.oracle.end(), [&](const auto& d) { return d.name == y->name; }))
         throw Unsupported("the oracle does not define " + y->name);
       CorrectModel m = correctModel(c, shape, y->name);
+      if (T && numerics::isInteger(*T) && m.rounds && quantizes(c, y->name))
+        throw Unsupported("an integer output (" + dt + ") the oracle rounds to an integer (floor, ceil or round): which "
+                          "integer a correct implementation lands on is the contract's to say, not a relative rounding "
+                          "error, so it is not modelled");
       // The accumulator: f64 for an f64 output, else f32 (the declared accumulation of every
       // standard contract). A narrower output (bf16, f16, fp8) is one more rounding, into T;
       // so is a copy from a wider input.
@@ -573,19 +671,26 @@ void blindBand(const sema::ContractInfo& c, const BuildOptions& opts, const Redu
                                             " and the operations around it: " + kText + " roundings in " + acc
                             : k == 1 ? "one rounding in " + acc
                                      : kText + " roundings in " + acc + ", one per operation";
-      TermPtr g = !m.rounds ? smt::realConst(0)
-                  : k == 1 ? smt::realConst(numerics::unitRoundoff(*Tacc))
-                           : b.u.gamma(smt::intConst(k), acc);
-      std::string bound = !m.rounds ? "0" : k == 1 ? "u(" + acc + ")" : "gamma(" + kText + ", " + acc + ")";
+      TermPtr g = !m.rounds ? smt::realConst(0) : k == 1 ? TermPtr() : b.u.gamma(smt::intConst(k), acc);
+      std::string bound = !m.rounds ? "0" : k == 1 ? "min(u(" + acc + ") |" + y->name + "*|, ulp(" + acc + ", " + y->name + "*) / 2)" : "gamma(" + kText + ", " + acc + ")";
       // y = round_T(y_acc) with |y_acc - y*| <= g |y*|: |y - y*| <= g |y*| + ulp(T, y*) / 2 (the
       // spacing at y* standing for the spacing at y_acc, which is at most one binade away).
       bool halfUlp = finalRounding;
       if (halfUlp) accText += ", then one rounding into " + dt + " (half a spacing)";
       // |y - y*| <= g |y*| is the same set of outputs as y = y* (1 + delta), |delta| <= g,
       // but linear in y: cvc5 1.0.3 (no CAD) bounds it where the product y* delta times out.
-      if (finalRounding) bound += " |" + y->name + "*| + ulp(" + dt + ", " + y->name + "*) / 2";
-      else bound += " |" + y->name + "*|";
+      std::string scaled = k == 1 && m.rounds ? "" : " |" + y->name + "*|";
+      if (finalRounding) bound += scaled + " + ulp(" + dt + ", " + y->name + "*) / 2";
+      else bound += scaled;
       std::string section = "a correct implementation: |" + y->name + " - " + y->name + "*| <= " + bound;
+      // One rounding: u |y*|, or half a spacing of acc at y* where that is less (at the bottom
+      // of a binade, where a dequantized value often lies). Not below min_normal: there the
+      // spacing is the subnormal one and u |y*| (the model's own, as for k roundings) is kept.
+      auto oneRounding = [&](const TermPtr& star) {
+        TermPtr rel = smt::mkArith("*", {smt::realConst(numerics::unitRoundoff(*Tacc)), b.u.abs(star)});
+        TermPtr half = smt::mkArith("/", {b.u.ulp(acc, star), smt::realConst(2)});
+        return smt::mkIte(smt::mkCmp("<=", rel, half), rel, half);
+      };
       bool varies = false;  // some cell's chain is shorter than the longest
       b.u.outputModel = [&](const std::string& name, const std::vector<int64_t>& idx, const std::string& printed) {
         TermPtr star = b.u.oracleCell(name, idx);
@@ -596,11 +701,9 @@ void blindBand(const sema::ContractInfo& c, const BuildOptions& opts, const Redu
         CorrectModel here = correctModel(c, shape, y->name, &idx);
         int64_t kHere = here.rounds ? std::max<int64_t>(1, here.roundings) : 0;
         if (kHere < k) varies = true;
-        TermPtr gHere = kHere == k ? g
-                        : kHere == 0 ? smt::realConst(0)
-                        : kHere == 1 ? smt::realConst(numerics::unitRoundoff(*Tacc))
-                                     : b.u.gamma(smt::intConst(kHere), acc);
-        TermPtr allowed = smt::mkArith("*", {gHere, b.u.abs(star)});
+        TermPtr allowed = kHere == 0   ? smt::realConst(0)
+                          : kHere == 1 ? oneRounding(star)
+                                       : smt::mkArith("*", {kHere == k ? g : b.u.gamma(smt::intConst(kHere), acc), b.u.abs(star)});
         if (halfUlp) allowed = smt::mkArith("+", {allowed, smt::mkArith("/", {b.u.ulp(dt, star), smt::realConst(2)})});
         b.script.assertTerm(section, "", smt::mkCmp("<=", err, allowed));
         return sym;

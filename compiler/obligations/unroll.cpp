@@ -265,7 +265,16 @@ void Unroller::addFacts() {
     } else if (a.fn.rfind("ulp_", 0) == 0 || a.fn.rfind("round_", 0) == 0) {
       bool isUlp = a.fn.rfind("ulp_", 0) == 0;
       auto t = numerics::parseDType(a.fn.substr(isUlp ? 4 : 6));
-      if (!t) continue;
+      if (!t || (isUlp && !numerics::isFloat(*t))) continue;
+      if (numerics::isInteger(*t)) {
+        // round(i8, x): the nearest integer (ties to even), saturated to the type's range.
+        TermPtr lo = r(static_cast<double>(numerics::intMin(*t))), hi = r(static_cast<double>(numerics::intMax(*t)));
+        TermPtr err = helper("abs_real", {smt::mkArith("-", {f, x})});
+        fact = mkAnd({mkCmp("<=", lo, f), mkCmp("<=", f, hi),
+                      mkImplies(mkAnd({mkCmp("<=", lo, x), mkCmp("<=", x, hi)}), mkCmp("<=", err, r(0.5)))});
+        script_.assertTerm(kFactSection, "", fact);
+        continue;
+      }
       TermPtr ax = helper("abs_real", {x});
       TermPtr normal = mkCmp(">=", ax, r(numerics::minNormal(*t)));
       if (isUlp) {

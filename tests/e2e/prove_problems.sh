@@ -4,6 +4,8 @@
 kc prove --timeout 4 data/problems.kcontract
 echo "--- an obligation skipped (an integer output): the last line says why, not 'raise --timeout'"
 kc prove --timeout 4 data/int_output.kcontract 2>&1 | grep -E "^skipped|not proven"
+echo "--- round(i8, x) in an oracle: the facts about round() for an integer dtype (once an internal error)"
+kc prove --timeout 4 data/round_int8.kcontract 2>&1 | grep -E "^prove:|error"
 echo "--- --smt2 DIR writes the queries it runs"
 kc prove --timeout 4 --smt2 "$WORK/q" data/vacuous.kcontract >/dev/null 2>&1
 echo "exit $?"
