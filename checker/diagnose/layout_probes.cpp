@@ -72,8 +72,8 @@ std::optional<std::string> readsItsOwnCells(ProbeContext& ctx, const plan::Case&
   size_t elsewhere = 0;
   for (const auto& cell : inViews)
     if (!inContiguous.count(cell)) ++elsewhere;
-  std::string counts = std::to_string(inViews.size()) + " output cells move in its views, " + std::to_string(inContiguous.size()) +
-                       " in contiguous ones";
+  std::string counts = "output cells that move: " + std::to_string(inViews.size()) + " in its views, " +
+                       std::to_string(inContiguous.size()) + " in contiguous ones";
   if (inViews.empty() || elsewhere > 0) {
     log.push_back(at + counts + (inViews.empty() ? "" : ", " + std::to_string(elsewhere) + " of them only in its views") +
                   ": it reads other cells in its views");
