@@ -56,6 +56,9 @@ enum class SigKind { Observed, Condition, Growth, Generic };
 
 // The kind of evidence a signature of the contract brings; of several with one name (a
 // class's `overflow` and an op's), the strongest.
+// Above this, the failing cases meeting a `fails only when` condition is what chance gives.
+constexpr double kConditionChance = 0.05;
+
 SigKind kindOf(const sema::ContractInfo& ct, const std::string& name) {
   if (report::signature::isBuiltIn(name)) return SigKind::Observed;
   SigKind best = SigKind::Generic;
@@ -685,6 +688,32 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
                            " failed without it and no cause found explains them");
       it = cs.erase(it);
       continue;
+    }
+    // `fails only when C` is evidence only where C picks the failing cases out: were the
+    // failures blind to C, all F of them would meet it with probability p^F, p the share of
+    // the cases run where C holds (zero padding on most of a convolution's cases names
+    // nothing when one case fails).
+    if (counter.empty() && clause == Kind::FailsOnlyWhen) {
+      // (Only where C was evaluated on passing cases too: a condition on values is evaluated
+      // on failing cases alone, and then says nothing about its share.)
+      size_t evaluated = 0, holding = 0, passing = 0;
+      for (const auto& r : results) {
+        auto c = held(r, it->name);
+        if (!c || (r.verdict != Verdict::Pass && r.verdict != Verdict::Fail)) continue;
+        ++evaluated;
+        if (*c) ++holding;
+        if (r.verdict == Verdict::Pass) ++passing;
+      }
+      double share = evaluated ? static_cast<double>(holding) / static_cast<double>(evaluated) : 1.0;
+      double chance = std::pow(share, static_cast<double>(it->cases.size()));
+      if (passing > 0 && chance > kConditionChance) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.2g", chance);
+        d.notNamed.push_back(it->name + ": its condition holds on " + std::to_string(holding) + " of the " + std::to_string(evaluated) +
+                             " cases run, so that " + list(it->cases) + " meet it is what chance gives (" + buf + ")");
+        it = cs.erase(it);
+        continue;
+      }
     }
     if (counter.empty()) {
       ++it;

@@ -141,6 +141,40 @@ TEST_CASE("diagnosis: `fails when C` is not named when a case without C fails an
   CHECK(diagnoseWithoutReRuns(ct, p, results).names() == std::vector<std::string>{"wide-rows"});
 }
 
+TEST_CASE("diagnosis: `fails only when C` is not named when C holds on so many cases that chance explains the failures", "[diagnosis]") {
+  sema::ContractInfo ct;
+  sema::SignatureInfo sig;
+  sig.name = "zero-padding-ignored";
+  sema::SignatureClause clause;
+  clause.kind = ast::SignatureClauseKind::FailsOnlyWhen;
+  sig.clauses.push_back(std::move(clause));
+  ct.signatures.push_back(std::move(sig));
+  plan::Plan p;
+  using V = report::Verdict;
+  // Padding on 8 of 10 cases, one of them fails: 0.8 is what chance gives.
+  std::vector<report::CaseResult> results;
+  for (size_t n = 1; n <= 10; ++n) {
+    p.cases.push_back(planned(n));
+    bool padded = n <= 8;
+    results.push_back(n == 1 ? caseResult(n, V::Fail, {"zero-padding-ignored"}, {{"zero-padding-ignored", true}})
+                             : caseResult(n, V::Pass, {}, {{"zero-padding-ignored", padded}}));
+  }
+  report::Diagnosis d = diagnoseWithoutReRuns(ct, p, results);
+  CHECK(d.names() == std::vector<std::string>{"unclassified"});
+  REQUIRE(d.notNamed.size() == 1);
+  CHECK(d.notNamed[0] == "zero-padding-ignored: its condition holds on 8 of the 10 cases run, so that #1 meet it is what chance gives (0.8)");
+  // Every padded case fails (8 of 10: 0.8^8 = 0.17 is still chance) ...
+  for (size_t n = 2; n <= 8; ++n) results[n - 1] = caseResult(n, V::Fail, {"zero-padding-ignored"}, {{"zero-padding-ignored", true}});
+  CHECK(diagnoseWithoutReRuns(ct, p, results).names() == std::vector<std::string>{"unclassified"});
+  // ... but with padding on 3 of 10 cases and those 3 failing (0.3^3 = 0.027), C picks them out.
+  for (size_t n = 4; n <= 10; ++n) results[n - 1] = caseResult(n, V::Pass, {}, {{"zero-padding-ignored", false}});
+  CHECK(diagnoseWithoutReRuns(ct, p, results).names() == std::vector<std::string>{"zero-padding-ignored"});
+  // Evaluated on failing cases alone (a condition on values), it says nothing about its share: named.
+  std::vector<report::CaseResult> failingOnly = {caseResult(1, V::Fail, {"zero-padding-ignored"}, {{"zero-padding-ignored", true}}),
+                                                 caseResult(2, V::Pass)};
+  CHECK(diagnoseWithoutReRuns(ct, p, failingOnly).names() == std::vector<std::string>{"zero-padding-ignored"});
+}
+
 TEST_CASE("diagnosis: a tail name from a contract's cell pattern alone is not named", "[diagnosis]") {
   sema::ContractInfo ct;
   plan::Plan p;
