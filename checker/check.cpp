@@ -329,6 +329,15 @@ CaseResult CaseRun::run() {
     // Which oracle ran: the interpreter's fallback is said when any seed fell back.
     if (r.oracle.empty() || a.oracle.rfind("interpreter", 0) == 0) r.oracle = a.oracle;
   };
+  // And whether each signature's condition held on some passing seed: the diagnosis weighs
+  // conditions across cases, passing ones too (a `fails when C` that held on a passing case).
+  auto keepConditions = [&](const CaseResult& a) {
+    for (const auto& [name, held] : a.conditions) {
+      auto it = std::find_if(r.conditions.begin(), r.conditions.end(), [&](const auto& x) { return x.first == name; });
+      if (it == r.conditions.end()) r.conditions.emplace_back(name, held);
+      else it->second = it->second || held;
+    }
+  };
   for (size_t k = 0; k < c.seeds.size(); ++k) {
     if (opts.onlySeedIndex && *opts.onlySeedIndex != k) continue;
     CaseResult attempt = r;
@@ -367,6 +376,7 @@ CaseResult CaseRun::run() {
       anyPass = true;
       r.perturbation = attempt.perturbation;
       keepClosest(attempt);
+      keepConditions(attempt);
       continue;
     }
     attempt.repro = formatRepro(reproFor(job, attempt, inputsDigest(inputsOnly), opts));
