@@ -16,6 +16,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 root="$(pwd)"
 KC="${KC:-$root/bundle/kcontract}"
 out="${OUT:-$(mktemp -d)}"
+mkdir -p "$out"
 export KC_CACHE_DIR="${KC_CACHE_DIR:-$out/cache}"
 [[ $# -gt 0 ]] || { echo "usage: scripts/gpu_check_ops.sh OP[:DTYPE]..." >&2; exit 2; }
 v="$root/adaptors/pytorch/vendor"
