@@ -3,7 +3,7 @@
 // by nvcc for the GPU, by the host compiler for the host variant. Each is the twin of a host
 // function of the f64 interpreter and gives the same bits for the same operands:
 //   kc_add/kc_sub/kc_mul/kc_neg/kc_iabs  checker/oracle/integers.cpp (overflow is an error)
-//   kc_floordiv, kc_ipow                  ir::floorDiv, ir::intPow
+//   kc_floordiv, kc_mod, kc_ipow          ir::floorDiv, ir::floorMod, ir::intPow
 //   kc_fmax/kc_fmin                       nanMax/nanMin (f64_domain.h: NaN wins)
 //   kc_ulp                                numerics::ulp
 //   kc_round_float, kc_round_int          numerics::roundTo (reference.cpp's formulas)
@@ -66,8 +66,10 @@ KC_HD int64_t kc_floordiv(int64_t a, int64_t b, int& e) {
 }
 KC_HD int64_t kc_mod(int64_t a, int64_t b, int& e) {
   if (b == 0) return kc_fail_i(e, KC_ERR_MOD0);
-  if (a == INT64_MIN && b == -1) return 0;
-  return a % b;
+  if (b == -1) return 0;
+  int64_t r = a % b;  // ir::floorMod: the floored remainder, with b's sign
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
 }
 KC_HD int64_t kc_ipow(int64_t base, int64_t exponent, int& e) {
   if (exponent < 0) return kc_fail_i(e, KC_ERR_NEGEXP);

@@ -46,7 +46,11 @@ int64_t evalInt(const PNode& n, int64_t* env) {
         case Op::Add: if (__builtin_add_overflow(a, b, &r)) overflow(); return r;
         case Op::Sub: if (__builtin_sub_overflow(a, b, &r)) overflow(); return r;
         case Op::Mul: if (__builtin_mul_overflow(a, b, &r)) overflow(); return r;
-        case Op::Mod: if (b == 0) throw EvalError("integer modulo by zero"); return a % b;
+        case Op::Mod: {
+          auto m = ir::floorMod(a, b);
+          if (!m) throw EvalError("integer modulo by zero");
+          return *m;
+        }
         default: {
           if (b < 0) throw EvalError("negative integer exponent");
           auto v = ir::intPow(a, b);

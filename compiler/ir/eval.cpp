@@ -37,7 +37,7 @@ std::optional<int64_t> evalInt(const Node& n, const IntEnv& env) {
         case Op::Add: if (__builtin_add_overflow(*a, *b, &out)) return std::nullopt; return out;
         case Op::Sub: if (__builtin_sub_overflow(*a, *b, &out)) return std::nullopt; return out;
         case Op::Mul: if (__builtin_mul_overflow(*a, *b, &out)) return std::nullopt; return out;
-        case Op::Mod: if (*b == 0) return std::nullopt; return *a % *b;
+        case Op::Mod: return floorMod(*a, *b);
         default: return intPow(*a, *b);
       }
     }

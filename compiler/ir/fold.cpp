@@ -21,10 +21,12 @@ NodePtr foldInts(Op op, int64_t a, int64_t b, SourceRange r) {
     case Op::Add: if (__builtin_add_overflow(a, b, &out)) return nullptr; break;
     case Op::Sub: if (__builtin_sub_overflow(a, b, &out)) return nullptr; break;
     case Op::Mul: if (__builtin_mul_overflow(a, b, &out)) return nullptr; break;
-    case Op::Mod:
-      if (b == 0) return nullptr;
-      out = a % b;
+    case Op::Mod: {
+      auto m = floorMod(a, b);
+      if (!m) return nullptr;
+      out = *m;
       break;
+    }
     case Op::Div: {  // reached only for a Div typed Int: floor division
       auto q = floorDiv(a, b);
       if (!q) return nullptr;

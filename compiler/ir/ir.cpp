@@ -114,6 +114,14 @@ std::optional<int64_t> floorDiv(int64_t a, int64_t b) {
   return q;
 }
 
+std::optional<int64_t> floorMod(int64_t a, int64_t b) {
+  if (b == 0) return std::nullopt;
+  if (b == -1) return 0;  // and INT64_MIN % -1 would trap
+  int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+
 std::optional<int64_t> intPow(int64_t base, int64_t exponent) {
   if (exponent < 0) return std::nullopt;
   if (base == 0 || base == 1) return exponent == 0 ? 1 : base;

@@ -90,6 +90,9 @@ bool isArithmetic(Op op);
 std::optional<int64_t> intPow(int64_t base, int64_t exponent);
 // floor(a / b) for integers (Op::Div typed Int); nullopt for b == 0 and INT64_MIN / -1.
 std::optional<int64_t> floorDiv(int64_t a, int64_t b);
+// a % b for integers (Op::Mod): the floored remainder a - b * floor(a / b), with b's sign
+// (Python's %, so -7 % 4 == 1); nullopt for b == 0.
+std::optional<int64_t> floorMod(int64_t a, int64_t b);
 bool isComparison(Op op);
 bool isLogic(Op op);
 

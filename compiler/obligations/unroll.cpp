@@ -522,8 +522,12 @@ TermPtr Unroller::intTerm(const ir::Node& n, const ir::IntEnv& env) {
     case ir::Op::Div:
     case ir::Op::Mod: {
       TermPtr a = intTerm(*n.kids[0], env), b = intTerm(*n.kids[1], env);
-      if (n.op == ir::Op::Mod) return smt::app("mod", Sort::Int, {a, b});
       site(n, smt::mkCmp("=", b, smt::intConst(0)));
+      // a % b is floored (b's sign): SMT-LIB's mod is Euclidean (never negative), the same for
+      // b > 0; for b < 0, a % b = -((-a) mod (-b)).
+      if (n.op == ir::Op::Mod)
+        return smt::mkIte(smt::mkCmp(">", b, smt::intConst(0)), smt::app("mod", Sort::Int, {a, b}),
+                          smt::mkNeg(smt::app("mod", Sort::Int, {smt::mkNeg(a), smt::mkNeg(b)})));
       // floor(a / b): SMT-LIB's div is Euclidean, the floor for b > 0; for b < 0,
       // floor(a / b) = floor(-a / -b).
       return smt::mkIte(smt::mkCmp(">", b, smt::intConst(0)), smt::app("div", Sort::Int, {a, b}),

@@ -310,6 +310,7 @@ class ContractChecker {
       def.extents = std::move(extents);
       def.value = ir::fold(std::move(value));
       def.range = d.range;
+      def.implicit = s.exact;
       out.push_back(std::move(def));
     }
   }
@@ -585,7 +586,7 @@ class ContractChecker {
         if (cl.expr) collect(*cl.expr);
     for (const auto* defs : {&c.oracle, &c.tolerance})
       for (const auto& d : *defs)
-        if (!read.count(d.name) && !c.kernel->tensor(d.name))
+        if (!read.count(d.name) && !c.kernel->tensor(d.name) && !d.implicit)
           diags_.report(DiagCode::UnusedDefinition, d.range, "'" + d.name + "' is defined but nothing reads it");
   }
 

@@ -84,12 +84,41 @@ void ExprLowering::inferExtent(const ir::Node& index, const ir::Node& extent) {
     inferExtent(*index.kids[0], *scaled);
     return;
   }
+  if (inferThroughProduct(index, extent)) return;
   if (index.op != Op::IndexVar) return;
   for (auto it = bound_.rbegin(); it != bound_.rend(); ++it) {
     if (it->name != index.name) continue;
     if (!it->extent) it->extent = extent.clone();
     return;
   }
+}
+
+// A subscript `g * CG + j` (or `CG * g`, `j + g * CG`, `g * CG`) of a dimension written
+// `G * CG`: g reaches G values and j reaches CG (the group index and the index within a group,
+// as grouped convolutions and norms write them). The factor is matched as written, a dim or
+// a constant; `floor(o / CG) * CG + c` gives o the whole G * CG through the quotient rule.
+bool ExprLowering::inferThroughProduct(const ir::Node& index, const ir::Node& extent) {
+  if (index.type != Type::Int || extent.op != Op::Mul || extent.kids.size() != 2) return false;
+  auto same = [](const ir::Node& a, const ir::Node& b) {
+    return (a.op == Op::Dim || a.op == Op::ConstInt) && a.op == b.op && ir::print(a) == ir::print(b);
+  };
+  // `v * F` or `F * v` with F the extent's second factor: v reaches the first factor.
+  auto scaled = [&](const ir::Node& n) -> const ir::Node* {
+    if (n.op != Op::Mul || n.kids.size() != 2) return nullptr;
+    if (same(*n.kids[1], *extent.kids[1])) return n.kids[0].get();
+    if (same(*n.kids[0], *extent.kids[1])) return n.kids[1].get();
+    return nullptr;
+  };
+  const ir::Node* outer = scaled(index);
+  const ir::Node* inner = nullptr;
+  if (!outer && index.op == Op::Add && index.kids.size() == 2) {
+    if ((outer = scaled(*index.kids[0]))) inner = index.kids[1].get();
+    else if ((outer = scaled(*index.kids[1]))) inner = index.kids[0].get();
+  }
+  if (!outer) return false;
+  inferExtent(*outer, *extent.kids[0]);
+  if (inner) inferExtent(*inner, *extent.kids[1]);
+  return true;
 }
 
 bool ExprLowering::requireType(const ir::Node& n, Type t, const char* what) {
@@ -392,16 +421,29 @@ NodePtr ExprLowering::binary(const ast::BinaryExpr& e) {
   }
   else if (e.op == "%") {
     op = Op::Mod;
-    if (t != Type::Int) {
-      diags_.report(DiagCode::TypeMismatch, e.range,
-                    "'%' takes integers: dimensions, indices or integer constants; for a tensor's value write "
-                    "x - m * floor(x / m)");
-      return nullptr;
-    }
+    if (t != Type::Int) return realModulo(std::move(a), std::move(b), e.range);
   }
   kids.push_back(std::move(a));
   kids.push_back(std::move(b));
   return ir::makeNode(op, t, e.range, std::move(kids));
+}
+
+// `x % m` on a real (a tensor's value: `q[r, c] % 16` of an int8 tensor): the floored modulo
+// x - m * floor(x / m), the remainder with m's sign (Python's %), built from the nodes every
+// evaluator, the SMT encoder and the compiled oracle already have. Integer `%` stays Op::Mod.
+NodePtr ExprLowering::realModulo(NodePtr x, NodePtr m, SourceRange range) {
+  auto node = [&](Op op, NodePtr l, NodePtr r) {
+    std::vector<NodePtr> kids;
+    kids.push_back(std::move(l));
+    kids.push_back(std::move(r));
+    return ir::makeNode(op, Type::Real, range, std::move(kids));
+  };
+  NodePtr quotient = node(Op::Div, x->clone(), m->clone());
+  std::vector<NodePtr> arg;
+  arg.push_back(std::move(quotient));
+  NodePtr floored = ir::makeNode(Op::Call, Type::Real, range, std::move(arg));
+  floored->name = "floor";
+  return node(Op::Sub, std::move(x), node(Op::Mul, std::move(m), std::move(floored)));
 }
 
 // a < b <= c  ->  a < b && b <= c

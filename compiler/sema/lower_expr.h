@@ -68,6 +68,8 @@ class ExprLowering {
   ir::NodePtr reduction(const ast::ReductionExpr& e);
   ir::NodePtr unary(const ast::UnaryExpr& e);
   ir::NodePtr binary(const ast::BinaryExpr& e);
+  bool inferThroughProduct(const ir::Node& index, const ir::Node& extent);
+  ir::NodePtr realModulo(ir::NodePtr x, ir::NodePtr m, SourceRange range);
   ir::NodePtr compare(const ast::CompareExpr& e);
   ir::NodePtr quantifier(const ast::QuantifierExpr& e);
   ir::NodePtr cellsQuantifier(const ast::QuantifierExpr& e);

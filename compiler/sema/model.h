@@ -66,6 +66,9 @@ struct Definition {
   std::vector<ir::NodePtr> extents;  // Int: index i ranges over 0..extents[i]-1
   ir::NodePtr value;
   SourceRange range;
+  // Written by `tolerance exact` (tol = 0, for the classes that read tol): never reported
+  // unused, since a contract whose posts compare with == has no use of its own for it.
+  bool implicit = false;
 };
 
 // Where a part of a contract came from: the contract itself or an applied class.

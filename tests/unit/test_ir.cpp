@@ -583,6 +583,21 @@ TEST_CASE("floorDiv rounds toward minus infinity and refuses what has no quotien
   CHECK_FALSE(kc::ir::floorDiv(INT64_MIN, -1).has_value());
 }
 
+TEST_CASE("floorMod is the floored remainder, with the divisor's sign", "[ir][div]") {
+  CHECK(kc::ir::floorMod(7, 4) == 3);
+  CHECK(kc::ir::floorMod(-7, 4) == 1);
+  CHECK(kc::ir::floorMod(7, -4) == -1);
+  CHECK(kc::ir::floorMod(-7, -4) == -3);
+  CHECK(kc::ir::floorMod(-8, 4) == 0);
+  CHECK(kc::ir::floorMod(INT64_MIN, -1) == 0);
+  CHECK_FALSE(kc::ir::floorMod(1, 0).has_value());
+  for (int64_t a = -9; a <= 9; ++a)
+    for (int64_t b : {-4, -3, 2, 5}) CHECK(a == b * *kc::ir::floorDiv(a, b) + *kc::ir::floorMod(a, b));
+  auto n = fold(bin(Op::Mod, Type::Int, i64(-7), i64(4)));
+  REQUIRE(n->op == Op::ConstInt);
+  CHECK(n->i == 1);
+}
+
 TEST_CASE("an integer quotient folds, evaluates and prints as floor", "[ir][div]") {
   auto n = fold(bin(Op::Div, Type::Int, i64(-7), i64(2)));
   REQUIRE(n->op == Op::ConstInt);
