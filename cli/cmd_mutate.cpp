@@ -30,6 +30,7 @@ struct MutateCliOptions {
   std::string operators;  // comma-separated
   double minScore = -1;   // --min-score PCT
   bool noBaseline = false;
+  bool noSuggest = false;
 };
 
 int usage(const std::string& message) {
@@ -56,6 +57,7 @@ int runMutate(MutateCliOptions o, const GlobalOptions& opts) {
     return usage("--max-memory is a size such as 512M or 4G (1 byte to 1024T); not '" + o.maxMemory + "'");
   o.m.operators = commaList(o.operators);
   o.m.baseline = !o.noBaseline;
+  o.m.suggest = !o.noSuggest;
   o.m.jobs.impl = o.kernel;
   try {
     sandbox::requireLayers();
@@ -110,6 +112,7 @@ void addMutateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& 
   sub->add_option("--mutant", o->m.only, "Only this mutant (its id, as --list prints it); repeatable");
   sub->add_flag("--list", o->m.listOnly, "Print the mutants and their diffs; run nothing");
   sub->add_flag("--no-baseline", o->noBaseline, "Skip the allclose baseline");
+  sub->add_flag("--no-suggest", o->noSuggest, "Skip the suggest stage (plan changes that would kill each surviving mutant, checked by re-running)");
   sub->add_option("--min-score", o->minScore, "Exit 1 when the contract kills less than this percentage of the scored mutants")
       ->check(CLI::Range(0.0, 100.0));
   sub->add_option("--dtype", o->m.run.dtype, "Run only the cases at this dtype (as check --dtype)");

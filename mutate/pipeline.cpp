@@ -179,6 +179,27 @@ bool runMutation(Compilation& c, MutateOptions o, bool warningsAsErrors, Mutatio
     for (auto& t : threads) t.join();
   }
 
+  // suggest: the survivors, --jobs at a time.
+  std::vector<size_t> survivors;
+  for (size_t k = 0; k < report.mutants.size(); ++k)
+    if (report.mutants[k].outcome == Outcome::Survived) survivors.push_back(k);
+  if (o.suggest && !survivors.empty()) {
+    Suggester suggester(jobs, o.run, report.kernel);
+    report.suggestChanges = suggester.changes();
+    std::atomic<size_t> nextSurvivor{0};
+    auto suggestWorker = [&] {
+      for (size_t k = nextSurvivor++; k < survivors.size(); k = nextSurvivor++) {
+        MutantResult& m = report.mutants[survivors[k]];
+        m.suggestion = suggester.suggest(paths[survivors[k]], m.mutant.family);
+      }
+    };
+    unsigned ns = std::max(1u, std::min<unsigned>(o.parallel, static_cast<unsigned>(survivors.size())));
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < ns; ++t) threads.emplace_back(suggestWorker);
+    suggestWorker();
+    for (auto& t : threads) t.join();
+  }
+
   // score
   report.families = scoreFamilies(report.mutants);
   report.seconds = since(start);

@@ -9,14 +9,18 @@
 //   matrix    every mutant through the cases (kill_matrix.h), --jobs at a time; not built:
 //             set aside; survived with the original's outputs on every case: equivalent
 //   baseline  the plain allclose protocol on the same mutants
+//   suggest   for each survivor, a plan change that kills it, checked on the original too
+//             (suggest.h)
 //   score     killed / (compilable, non-equivalent), naming and the baseline, per family
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "checker/jobs.h"
 #include "mutate/kill_matrix.h"
 #include "mutate/mutant.h"
+#include "mutate/suggest.h"
 
 namespace kc::mutate {
 
@@ -28,6 +32,7 @@ struct MutateOptions {
   unsigned parallel = 1;                 // --jobs: mutants run at once
   bool baseline = true;                  // the allclose baseline
   bool listOnly = false;                 // --list: generate and print the mutants, run nothing
+  bool suggest = true;                   // the suggest stage (--no-suggest: off)
 };
 
 enum class Outcome { NotBuilt, Killed, Survived, Equivalent };
@@ -40,6 +45,7 @@ struct MutantResult {
   KernelRun contract;    // the contract's run
   bool allcloseRan = false;
   KernelRun allclose;    // the baseline's run
+  std::optional<Suggestion> suggestion;  // a survivor's, when the suggest stage ran
   double seconds = 0;
 };
 
@@ -56,6 +62,7 @@ struct MutationReport {
   size_t originalKills = 0;       // 0, or the report stops there
   std::string originalFailure;    // the first failing case of the original
   size_t allcloseOriginalKills = 0;
+  size_t suggestChanges = 0;      // plan changes the suggest stage had to try (0: it did not run)
   std::vector<MutantResult> mutants;
   std::vector<FamilyScore> families;  // and "all" last
   double seconds = 0;

@@ -41,6 +41,15 @@ std::string survivorWhy(const MutantResult& m) {
 
 }  // namespace
 
+std::string suggestionLine(const Suggestion& s) {
+  if (s.change.empty())
+    return "no suggestion: none of the " + std::to_string(s.tried) +
+           " plan changes tried kills it with the unmutated kernel passing (equivalent in exact arithmetic, or a fault "
+           "those changes do not reach)";
+  return "suggested: `" + s.change + "` kills it (" + s.killedBy + (s.named ? ", named" : ", not named") +
+         "); the unmutated kernel passes the change's " + std::to_string(s.originalCases) + " cases";
+}
+
 bool isReportFormat(const std::string& name) { return name == "text" || name == "json" || name == "html"; }
 
 std::string fraction(size_t part, size_t whole) {
@@ -75,6 +84,16 @@ void writeScores(std::ostream& out, const MutationReport& r) {
   out << "mutate: unmutated kernel: 0 kills in " << r.originalCases << " cases of " << contracts << "\n";
   out << "mutate: contract kills " << fraction(t.killed, t.scored) << "\n";
   out << "mutate: naming: " << fraction(t.named, t.killed) << " killed mutants named by their family's signature\n";
+  if (r.suggestChanges) {
+    size_t survivors = 0, suggested = 0;
+    for (const auto& m : r.mutants)
+      if (m.suggestion) {
+        ++survivors;
+        if (!m.suggestion->change.empty()) ++suggested;
+      }
+    out << "mutate: suggestions: a plan change kills " << suggested << " of " << survivors << " surviving mutants ("
+        << r.suggestChanges << " changes tried)\n";
+  }
   if (std::any_of(r.mutants.begin(), r.mutants.end(), [](const MutantResult& m) { return m.allcloseRan; }) || t.scored == 0)
     out << "mutate: allclose baseline (1 friendly shape, 5 seeds, atol = rtol = 1e-2) kills " << fraction(t.allcloseKilled, t.scored)
         << (r.allcloseOriginalKills ? "; it fails the unmutated kernel too" : "") << "\n";
@@ -102,7 +121,9 @@ void writeText(std::ostream& out, const MutationReport& r, bool withMutantLines)
       if (!any) out << "\nsurviving mutants:\n";
       any = true;
       out << m.mutant.id << " (" << m.mutant.family << ", in " << m.mutant.function << "): " << m.mutant.description << "\n  "
-          << survivorWhy(m) << "\n" << m.diff;
+          << survivorWhy(m) << "\n";
+      if (m.suggestion) out << "  " << suggestionLine(*m.suggestion) << "\n";
+      out << m.diff;
     }
     out << "\n";
   }
@@ -132,6 +153,10 @@ void writeJson(std::ostream& out, const MutationReport& r) {
       x["named"] = m.contract.named;
       if (!m.contract.built) x["build_error"] = m.contract.buildError;
       if (m.allcloseRan) x["allclose"] = allcloseWord(m);
+      if (m.suggestion)
+        x["suggestion"] = {{"change", m.suggestion->change}, {"killed_by", m.suggestion->killedBy},
+                           {"named", m.suggestion->named}, {"original_cases", m.suggestion->originalCases},
+                           {"tried", m.suggestion->tried}};
       x["seconds"] = m.seconds;
     }
     ms.push_back(x);
@@ -142,6 +167,7 @@ void writeJson(std::ostream& out, const MutationReport& r) {
     fs.push_back({{"family", f.family}, {"mutants", f.mutants}, {"not_built", f.notBuilt}, {"equivalent", f.equivalent},
                   {"scored", f.scored}, {"killed", f.killed}, {"named", f.named}, {"allclose_killed", f.allcloseKilled}});
   j["families"] = fs;
+  if (r.suggestChanges) j["suggest_changes"] = r.suggestChanges;
   j["seconds"] = r.seconds;
   out << j.dump(2) << "\n";
 }
@@ -163,6 +189,7 @@ void writeHtml(std::ostream& out, const MutationReport& r) {
   for (const auto& m : r.mutants)
     out << "<tr class=\"" << outcomeName(m.outcome) << "\"><td>" << html(m.mutant.id) << "</td><td>" << html(m.mutant.family)
         << "</td><td>" << outcomeName(m.outcome) << "</td><td>" << html(m.contract.killedBy) << "</td><td>" << allcloseWord(m)
+        << (m.suggestion ? "<br>" + html(suggestionLine(*m.suggestion)) : std::string())
         << "</td><td><pre>" << html(m.diff) << "</pre></td></tr>\n";
   out << "</table>\n</body></html>\n";
 }

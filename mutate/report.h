@@ -12,6 +12,8 @@ bool isReportFormat(const std::string& name);  // text, json, html
 
 // One line for a finished mutant (text's progress).
 std::string mutantLine(const MutantResult& m);
+// A survivor's suggestion (the suggest stage): the change and what it showed, or why none.
+std::string suggestionLine(const Suggestion& s);
 
 // The score lines: "mutate: ..." (text), also the tail of the text report.
 void writeScores(std::ostream& out, const MutationReport& r);

@@ -51,7 +51,11 @@ def main():
     print()
     print(f"surviving mutants: {len(survivors)}")
     for op, m in survivors:
-        print(f"- {op} {m['id']} ({m['family']}, in {m['function']}): {m['description']}")
+        s = m.get("suggestion")
+        hint = ""
+        if s is not None:
+            hint = f"; suggested: `{s['change']}` ({s['killed_by']})" if s["change"] else f"; no suggestion ({s['tried']} changes tried)"
+        print(f"- {op} {m['id']} ({m['family']}, in {m['function']}): {m['description']}{hint}")
 
 
 if __name__ == "__main__":
