@@ -56,6 +56,7 @@ int runMutate(MutateCliOptions o, const GlobalOptions& opts) {
   if (!o.maxMemory.empty() && !parseBytes(o.maxMemory, o.m.run.maxCaseBytes))
     return usage("--max-memory is a size such as 512M or 4G (1 byte to 1024T); not '" + o.maxMemory + "'");
   o.m.operators = commaList(o.operators);
+  if (!o.m.emit.empty() && !o.m.from.empty()) return usage("--emit and --from exclude each other");
   o.m.baseline = !o.noBaseline;
   o.m.suggest = !o.noSuggest;
   o.m.jobs.impl = o.kernel;
@@ -111,6 +112,8 @@ void addMutateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& 
   sub->add_option("--operators", o->operators, "Only these mutation operators, comma-separated (docs/mutate.md lists them)");
   sub->add_option("--mutant", o->m.only, "Only this mutant (its id, as --list prints it); repeatable");
   sub->add_flag("--list", o->m.listOnly, "Print the mutants and their diffs; run nothing");
+  sub->add_option("--emit", o->m.emit, "Write the mutants to this mutant set (JSON) and run nothing: for a machine without libclang, which runs them with --from");
+  sub->add_option("--from", o->m.from, "Run the mutants of this mutant set (written by --emit from the same kernel text) instead of parsing the kernel");
   sub->add_flag("--no-baseline", o->noBaseline, "Skip the allclose baseline");
   sub->add_flag("--no-suggest", o->noSuggest, "Skip the suggest stage (plan changes that would kill each surviving mutant, checked by re-running)");
   sub->add_option("--min-score", o->minScore, "Exit 1 when the contract kills less than this percentage of the scored mutants")

@@ -165,6 +165,9 @@ NodeKind kindOf(CXCursorKind k) {
     case CXCursor_IfStmt: return NodeKind::If;
     case CXCursor_ForStmt: return NodeKind::For;
     case CXCursor_DeclRefExpr: return NodeKind::DeclRef;
+    // A name in a template that still names several functions or templates (`relu<T>` launched
+    // from a template, `load(p)` with overloads): a reference to a function of that name.
+    case CXCursor_OverloadedDeclRef: return NodeKind::DeclRef;
     case CXCursor_MemberRefExpr: return NodeKind::Member;
     case CXCursor_FloatingLiteral: return NodeKind::FloatLiteral;
     case CXCursor_IntegerLiteral: return NodeKind::IntLiteral;
@@ -264,7 +267,8 @@ struct Converter {
         n->name = take(clang_getCursorSpelling(c));
         CXCursor to = clang_getCursorReferenced(c);
         CXCursorKind k = clang_getCursorKind(to);
-        n->refersToFunction = k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate;
+        n->refersToFunction = k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
+                              clang_getCursorKind(c) == CXCursor_OverloadedDeclRef;
         break;
       }
       default: break;
@@ -319,6 +323,12 @@ constexpr const char* kCudaPrelude =
     "__device__ float atomicAdd(float*, float); __device__ double atomicAdd(double*, double);\n"
     "__device__ int atomicAdd(int*, int);\n";
 
+// Empty stand-ins for the texture headers clang 14's CUDA wrapper includes and CUDA 12 removed
+// (given to libclang as unsaved files: nothing is written to disk).
+constexpr const char* kCudaStubDir = "/kcontract-cuda-stubs";
+constexpr const char* kCudaStubs[] = {"/kcontract-cuda-stubs/texture_fetch_functions.h",
+                                      "/kcontract-cuda-stubs/texture_indirect_functions.h"};
+
 std::vector<std::string> languageArgs(Language l) {
   switch (l) {
     // libclang 14 does not know _Float16 on x86-64 (GCC, which builds host kernels, does):
@@ -330,6 +340,19 @@ std::vector<std::string> languageArgs(Language l) {
       std::vector<std::string> a = {"-x", "cuda", "--cuda-host-only", "-nocudalib", "-std=c++17"};
       const char* home = std::getenv("CUDA_HOME");
       std::string cuda = home && *home ? home : "/usr/local/cuda";
+      if (fs::exists(cuda + "/include/cuda_runtime.h")) {
+        // With a toolkit: clang's own CUDA mode (its runtime wrapper includes the toolkit's
+        // headers as nvcc would, so bf16/fp16 conversions, shuffles, atomics and math are
+        // declared for device code, and <<<>>> launches resolve). Its wrapper still includes
+        // two texture headers CUDA 12 removed: empty stand-ins (kCudaStubs) are found first,
+        // and its texture intrinsics header is skipped by its include guard.
+        a.push_back("--cuda-path=" + cuda);
+        a.push_back("-isystem");
+        a.push_back(kCudaStubDir);
+        a.push_back("-D__CLANG_CUDA_TEXTURE_INTRINSICS_H__");
+        a.push_back("-Wno-unknown-cuda-version");
+        return a;
+      }
       // clang 14's CUDA wrapper headers need texture headers CUDA 12 removed: without them,
       // the few names kernels use come from a prelude, and the toolkit's own headers (for
       // cuda_bf16.h and the like) are searched as system headers.
@@ -407,8 +430,10 @@ KernelAst parseKernel(const std::string& path, const std::vector<std::string>& i
 
   CXIndex index = clang_createIndex(0, 0);
   CXTranslationUnit tu = nullptr;
-  CXUnsavedFile prelude{kCudaPreludeName, kCudaPrelude, static_cast<unsigned long>(std::strlen(kCudaPrelude))};
-  CXErrorCode rc = clang_parseTranslationUnit2(index, path.c_str(), argv.data(), static_cast<int>(argv.size()), &prelude, 1,
+  std::vector<CXUnsavedFile> unsaved = {{kCudaPreludeName, kCudaPrelude, static_cast<unsigned long>(std::strlen(kCudaPrelude))}};
+  for (const char* stub : kCudaStubs) unsaved.push_back({stub, "", 0});
+  CXErrorCode rc = clang_parseTranslationUnit2(index, path.c_str(), argv.data(), static_cast<int>(argv.size()), unsaved.data(),
+                                               static_cast<unsigned>(unsaved.size()),
                                                CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &tu);
   if (rc != CXError_Success || !tu) {
     clang_disposeIndex(index);
@@ -461,7 +486,9 @@ KernelAst parseKernel(const std::string& path, const std::vector<std::string>& i
         }
         bool function = k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate;
         if (function && clang_isCursorDefinition(c)) x->ast->functions.push_back(x->conv->convert(c, nullptr));
-        else if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec) return CXChildVisit_Recurse;
+        // extern "C" { ... } and extern "C" before one definition: LinkageSpec, or UnexposedDecl
+        // in libclang 14 for a CUDA translation unit.
+        else if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl) return CXChildVisit_Recurse;
         return CXChildVisit_Continue;
       },
       &ctx);

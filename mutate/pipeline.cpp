@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "mutate/ast.h"
+#include "mutate/mutant_set.h"
 #include "mutate/families.h"
 #include "mutate/operators.h"
 #include "mutate/workdir.h"
@@ -102,25 +103,41 @@ bool runMutation(Compilation& c, MutateOptions o, bool warningsAsErrors, Mutatio
   report.backend = jobs.front().backend;
   for (const auto& j : jobs) report.contracts.push_back(j.contract->id);
 
-  // parse
-  KernelAst ast;
-  try {
-    ast = parseKernel(report.kernel, o.jobs.includeDirs);
-  } catch (const ParseError& e) {
-    return fail(error, e.what(), true);
-  }
-  report.language = languageName(ast.language);
-  if (!ast.function(report.entry))
-    return fail(error, report.kernel + ": defines no function '" + report.entry + "' (the kernel's entry)");
-
-  // generate
   for (const auto& name : o.operators)
     if (std::none_of(operators().begin(), operators().end(), [&](const Operator& op) { return name == op.name; })) {
       std::string list;
       for (const auto& op : operators()) list += (list.empty() ? "" : ", ") + std::string(op.name);
       return fail(error, "unknown operator '" + name + "'; the operators are: " + list);
     }
-  std::vector<Mutant> mutants = generateMutants(ast, report.entry, o.operators);
+  KernelAst ast;
+  std::vector<Mutant> mutants;
+  if (!o.from.empty()) {
+    // the mutant set of --from, made where libclang is (mutant_set.h)
+    MutantSet set;
+    try {
+      set = readMutantSet(o.from, report.kernel);
+    } catch (const MutantSetError& e) {
+      return fail(error, e.what());
+    }
+    if (set.entry != report.entry)
+      return fail(error, o.from + ": the mutants are of '" + set.entry + "', not of the entry '" + report.entry + "'");
+    ast = std::move(set.ast);
+    mutants = std::move(set.mutants);
+    if (!o.operators.empty())
+      std::erase_if(mutants, [&](const Mutant& m) { return std::find(o.operators.begin(), o.operators.end(), m.op) == o.operators.end(); });
+  } else {
+    // parse
+    try {
+      ast = parseKernel(report.kernel, o.jobs.includeDirs);
+    } catch (const ParseError& e) {
+      return fail(error, e.what(), true);
+    }
+    if (!ast.function(report.entry))
+      return fail(error, report.kernel + ": defines no function '" + report.entry + "' (the kernel's entry)");
+    // generate
+    mutants = generateMutants(ast, report.entry, o.operators);
+  }
+  report.language = languageName(ast.language);
   if (!o.only.empty()) {
     for (const auto& id : o.only)
       if (std::none_of(mutants.begin(), mutants.end(), [&](const Mutant& m) { return m.id == id; }))
@@ -133,7 +150,23 @@ bool runMutation(Compilation& c, MutateOptions o, bool warningsAsErrors, Mutatio
     r.mutant = std::move(m);
     report.mutants.push_back(std::move(r));
   }
+  if (!o.emit.empty()) {
+    std::vector<Mutant> ms;
+    std::vector<std::string> diffs;
+    for (const auto& r : report.mutants) {
+      ms.push_back(r.mutant);
+      diffs.push_back(r.diff);
+    }
+    try {
+      writeMutantSet(o.emit, ast, report.entry, ms, diffs);
+    } catch (const MutantSetError& e) {
+      return fail(error, e.what());
+    }
+    report.emitted = o.emit;
+    o.listOnly = true;
+  }
   if (o.listOnly) {
+    report.listOnly = true;
     report.families = scoreFamilies(report.mutants);
     return true;
   }

@@ -33,6 +33,8 @@ struct MutateOptions {
   bool baseline = true;                  // the allclose baseline
   bool listOnly = false;                 // --list: generate and print the mutants, run nothing
   bool suggest = true;                   // the suggest stage (--no-suggest: off)
+  std::string emit;                      // --emit FILE: write the mutant set there, run nothing (mutant_set.h)
+  std::string from;                      // --from FILE: the mutants of this set instead of parse and generate
 };
 
 enum class Outcome { NotBuilt, Killed, Survived, Equivalent };
@@ -67,6 +69,7 @@ struct MutationReport {
   std::vector<FamilyScore> families;  // and "all" last
   double seconds = 0;
   bool listOnly = false;
+  std::string emitted;  // --emit: the file the mutant set was written to
   const FamilyScore& total() const { return families.back(); }
 };
 

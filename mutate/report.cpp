@@ -103,6 +103,7 @@ void writeText(std::ostream& out, const MutationReport& r, bool withMutantLines)
   if (r.listOnly) {
     for (const auto& m : r.mutants) out << pad(m.mutant.id, 22) << pad(m.mutant.family, 12) << m.mutant.description << "\n" << m.diff;
     out << "mutate: " << r.mutants.size() << " mutants of " << r.entry << " (" << r.kernel << ")\n";
+    if (!r.emitted.empty()) out << "mutate: mutant set written to " << r.emitted << " (run it with --from)\n";
     return;
   }
   if (withMutantLines)
