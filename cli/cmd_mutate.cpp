@@ -31,6 +31,7 @@ struct MutateCliOptions {
   double minScore = -1;   // --min-score PCT
   bool noBaseline = false;
   bool noSuggest = false;
+  std::string naming = "diagnosis";
 };
 
 int usage(const std::string& message) {
@@ -59,6 +60,9 @@ int runMutate(MutateCliOptions o, const GlobalOptions& opts) {
   if (!o.m.emit.empty() && !o.m.from.empty()) return usage("--emit and --from exclude each other");
   o.m.baseline = !o.noBaseline;
   o.m.suggest = !o.noSuggest;
+  if (o.naming != "diagnosis" && o.naming != "signatures")
+    return usage("--naming is diagnosis or signatures; not '" + o.naming + "'");
+  o.m.naming = o.naming == "diagnosis" ? mutate::Naming::Diagnosis : mutate::Naming::Signatures;
   o.m.jobs.impl = o.kernel;
   try {
     sandbox::requireLayers();
@@ -115,6 +119,7 @@ void addMutateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& 
   sub->add_option("--emit", o->m.emit, "Write the mutants to this mutant set (JSON) and run nothing: for a machine without libclang, which runs them with --from");
   sub->add_option("--from", o->m.from, "Run the mutants of this mutant set (written by --emit from the same kernel text) instead of parsing the kernel");
   sub->add_flag("--no-baseline", o->noBaseline, "Skip the allclose baseline");
+  sub->add_option("--naming", o->naming, "How a killed mutant is named: diagnosis (default: the diagnosis's primary cause, as check reports it) or signatures (any signature one failing case matched)");
   sub->add_flag("--no-suggest", o->noSuggest, "Skip the suggest stage (plan changes that would kill each surviving mutant, checked by re-running)");
   sub->add_option("--min-score", o->minScore, "Exit 1 when the contract kills less than this percentage of the scored mutants")
       ->check(CLI::Range(0.0, 100.0));

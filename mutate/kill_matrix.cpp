@@ -49,7 +49,7 @@ uint64_t outputsDigest(const run::CaseSetup& setup, const run::LaunchRecord& rec
   return h;
 }
 
-void note(KernelRun& out, const report::CaseResult& r, const std::string& family) {
+void note(KernelRun& out, const report::CaseResult& r, const std::string& family, bool byDiagnosis) {
   ++out.cases;
   if (r.verdict != Verdict::Pass && out.firstFailure.empty())
     out.firstFailure = r.caseId + " " + std::string(report::verdictName(r.verdict)) + ": " + r.reason;
@@ -60,16 +60,19 @@ void note(KernelRun& out, const report::CaseResult& r, const std::string& family
   out.killed = true;
   for (const auto& s : r.signatures)
     if (std::find(out.signatures.begin(), out.signatures.end(), s) == out.signatures.end()) out.signatures.push_back(s);
-  if (!family.empty() && namedBy(family, r.signatures)) {
+  if (!family.empty() && !byDiagnosis && namedBy(family, r.signatures)) {
     out.named = true;
     out.killedBy = r.caseId + " " + std::string(report::verdictName(r.verdict)) + " (" + sigs + ")";
   }
 }
 
 KernelRun runJobs(const std::vector<check::Job>& jobs, const std::string& kernelPath, check::RunOptions run,
-                  const std::string& family, bool stopEarly) {
+                  const std::string& family, bool stopEarly, Naming naming) {
   KernelRun out;
-  run.diagnose = false;  // a mutant is named by the signatures its cases match, case by case
+  // A mutant is named as a user's check names a failure: by the diagnosis's primary cause
+  // (checker/diagnose/: evidence across the failing cases and diagnostic re-runs), not by
+  // whichever signature some case matched. The original and the baseline need none.
+  run.diagnose = !family.empty() && naming == Naming::Diagnosis;
   for (size_t j = 0; j < jobs.size() && !(stopEarly && out.named); ++j) {
     check::Job job = jobs[j];
     job.kernel.path = kernelPath;
@@ -79,6 +82,8 @@ KernelRun runJobs(const std::vector<check::Job>& jobs, const std::string& kernel
     // A mutant stops at its first named kill. A FAIL not named runs on, looking for a case
     // that names it, for at most kMaxUnnamedKills kills; a CRASH, TIMEOUT or ERROR (which
     // carry no signature) stops it at once.
+    // Named by the diagnosis: it weighs the failing cases together, so the job runs on to
+    // kMaxUnnamedKills kills (or its end), then is diagnosed.
     size_t kills = 0;
     if (stopEarly)
       run.stopAfter = [&](const report::CaseResult& r) {
@@ -86,11 +91,16 @@ KernelRun runJobs(const std::vector<check::Job>& jobs, const std::string& kernel
         ++kills;
         return out.named || r.verdict != Verdict::Fail || kills >= kMaxUnnamedKills;
       };
-    check::JobStats st = check::runJob(job, run, [&](const report::CaseResult& r) { note(out, r, family); });
+    check::JobStats st = check::runJob(job, run, [&](const report::CaseResult& r) { note(out, r, family, run.diagnose); });
     if (!st.kernelError.empty()) {
       out.built = false;
       out.buildError = st.kernelError.substr(0, st.kernelError.find('\n'));
       return out;
+    }
+    if (run.diagnose && !st.diagnosis.empty()) {
+      std::vector<std::string> names = st.diagnosis.names();
+      out.named = !names.empty() && namedBy(family, {names.front()});
+      out.cause = names.front();
     }
   }
   return out;
@@ -99,8 +109,8 @@ KernelRun runJobs(const std::vector<check::Job>& jobs, const std::string& kernel
 }  // namespace
 
 KernelRun runKernel(const std::vector<check::Job>& jobs, const std::string& kernelPath, const check::RunOptions& run,
-                    const std::string& family) {
-  return runJobs(jobs, kernelPath, run, family, !family.empty());
+                    const std::string& family, Naming naming) {
+  return runJobs(jobs, kernelPath, run, family, !family.empty(), naming);
 }
 
 KernelRun runAllclose(const std::vector<check::Job>& jobs, const std::string& kernelPath, const check::RunOptions& run) {
@@ -120,7 +130,7 @@ KernelRun runAllclose(const std::vector<check::Job>& jobs, const std::string& ke
     p = plan::friendlyPlan(*ct, po, 5);
   };
   std::vector<check::Job> first = {jobs.front()};
-  return runJobs(first, kernelPath, plain, "", false);
+  return runJobs(first, kernelPath, plain, "", false, Naming::Signatures);
 }
 
 }  // namespace kc::mutate

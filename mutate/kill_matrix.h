@@ -23,16 +23,23 @@ struct KernelRun {
   bool killed = false;            // some case FAILed, CRASHed, TIMED OUT or ERRORed
   std::string killedBy;           // the first: "std.op.relu@1#12 FAIL (unclassified)"
   std::vector<std::string> signatures;  // of every failing case, deduplicated
-  bool named = false;             // some failing case matched the family's signatures
+  bool named = false;             // the diagnosis's primary cause is a signature of the family
+                                  // (KC_MUTATE_CASE_NAMING set: some failing case matched one)
+  std::string cause;              // the diagnosis's primary cause ("unclassified" when none)
   std::string firstFailure;       // the first non-PASS result's reason (a failing original)
   OutputDigests digests;
 };
 
+// How a killed mutant is named: by the diagnosis's primary cause (what a user's check
+// reports), or by the signatures any one failing case matched (the earlier measure).
+enum class Naming { Diagnosis, Signatures };
+
 // The jobs run as the checker runs them, with `kernelPath` standing in for each job's kernel
-// source (the entry kept). With `family` set, the run stops at the first case that kills with
-// a signature of that family; otherwise (the original) every case runs.
+// source (the entry kept). With `family` set (a mutant), the run stops at the first case that
+// kills with a signature of that family (Naming::Signatures) or after a few kills (Naming::
+// Diagnosis, which then diagnoses them); otherwise (the original) every case runs.
 KernelRun runKernel(const std::vector<check::Job>& jobs, const std::string& kernelPath, const check::RunOptions& run,
-                    const std::string& family);
+                    const std::string& family, Naming naming = Naming::Diagnosis);
 
 // The allclose baseline of calibration (docs/calibration.md): one friendly shape, 5 seeds,
 // atol = rtol = 1e-2, judged by the plain allclose harness. Killed: some seed does not pass.

@@ -38,7 +38,7 @@ bool sameOutputs(const OutputDigests& original, const OutputDigests& mutant) {
 void runOne(const std::vector<check::Job>& jobs, const MutateOptions& o, const OutputDigests& original,
             const std::string& path, MutantResult& m) {
   auto start = std::chrono::steady_clock::now();
-  m.contract = runKernel(jobs, path, o.run, m.mutant.family);
+  m.contract = runKernel(jobs, path, o.run, m.mutant.family, o.naming);
   if (!m.contract.built) m.outcome = Outcome::NotBuilt;
   else if (m.contract.killed) m.outcome = Outcome::Killed;
   else if (sameOutputs(original, m.contract.digests)) m.outcome = Outcome::Equivalent;
@@ -217,7 +217,7 @@ bool runMutation(Compilation& c, MutateOptions o, bool warningsAsErrors, Mutatio
   for (size_t k = 0; k < report.mutants.size(); ++k)
     if (report.mutants[k].outcome == Outcome::Survived) survivors.push_back(k);
   if (o.suggest && !survivors.empty()) {
-    Suggester suggester(jobs, o.run, report.kernel);
+    Suggester suggester(jobs, o.run, report.kernel, o.naming);
     report.suggestChanges = suggester.changes();
     std::atomic<size_t> nextSurvivor{0};
     auto suggestWorker = [&] {

@@ -33,6 +33,7 @@ struct MutateOptions {
   bool baseline = true;                  // the allclose baseline
   bool listOnly = false;                 // --list: generate and print the mutants, run nothing
   bool suggest = true;                   // the suggest stage (--no-suggest: off)
+  Naming naming = Naming::Diagnosis;     // --naming diagnosis|signatures
   std::string emit;                      // --emit FILE: write the mutant set there, run nothing (mutant_set.h)
   std::string from;                      // --from FILE: the mutants of this set instead of parse and generate
 };

@@ -62,7 +62,8 @@ std::string fraction(size_t part, size_t whole) {
 std::string mutantLine(const MutantResult& m) {
   std::string what = outcomeName(m.outcome);
   std::string detail;
-  if (m.outcome == Outcome::Killed) detail = (m.contract.named ? "named  " : "unnamed  ") + m.contract.killedBy;
+  if (m.outcome == Outcome::Killed)
+    detail = (m.contract.named ? "named  " : "unnamed  ") + (m.contract.cause.empty() ? "" : m.contract.cause + ": ") + m.contract.killedBy;
   else if (m.outcome == Outcome::NotBuilt) detail = m.contract.buildError.substr(0, 120);
   else if (m.outcome == Outcome::Survived) detail = "passes " + std::to_string(m.contract.cases) + " cases";
   else detail = "the original's outputs on " + std::to_string(m.contract.cases) + " cases";
@@ -152,6 +153,7 @@ void writeJson(std::ostream& out, const MutationReport& r) {
       x["killed_by"] = m.contract.killedBy;
       x["signatures"] = m.contract.signatures;
       x["named"] = m.contract.named;
+      if (!m.contract.cause.empty()) x["cause"] = m.contract.cause;
       if (!m.contract.built) x["build_error"] = m.contract.buildError;
       if (m.allcloseRan) x["allclose"] = allcloseWord(m);
       if (m.suggestion)

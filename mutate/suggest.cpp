@@ -192,6 +192,7 @@ struct Suggester::State {
   std::vector<check::Job> jobs;  // the first job alone: suggestions are for its contract
   check::RunOptions run;
   std::string originalPath;
+  Naming naming = Naming::Diagnosis;
   std::vector<PlanChange> changes;
   std::mutex lock;
   std::map<size_t, KernelRun> originals;  // change -> the unmutated kernel's run of it
@@ -230,8 +231,10 @@ struct Suggester::State {
   }
 };
 
-Suggester::Suggester(const std::vector<check::Job>& jobs, const check::RunOptions& run, const std::string& originalPath)
+Suggester::Suggester(const std::vector<check::Job>& jobs, const check::RunOptions& run, const std::string& originalPath,
+                     Naming naming)
     : s_(std::make_unique<State>()) {
+  s_->naming = naming;
   if (jobs.empty()) return;
   s_->jobs = {jobs.front()};
   s_->run = run;
@@ -253,7 +256,7 @@ Suggestion Suggester::suggest(const std::string& mutantPath, const std::string& 
     ++out.tried;
     check::RunOptions r = s_->run;
     r.rewritePlan = s_->rewrite(k);
-    KernelRun m = runKernel(s_->jobs, mutantPath, r, family);
+    KernelRun m = runKernel(s_->jobs, mutantPath, r, family, s_->naming);
     if (!m.built || !m.killed) continue;
     const KernelRun& o = s_->original(k);
     if (!o.built || o.killed || o.cases == 0) continue;  // the change breaks the correct kernel too

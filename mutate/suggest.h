@@ -14,6 +14,7 @@
 
 #include "checker/check.h"
 #include "compiler/plan/plan.h"
+#include "mutate/kill_matrix.h"
 
 namespace kc::mutate {
 
@@ -46,7 +47,8 @@ struct Suggestion {
 // first needs it.
 class Suggester {
  public:
-  Suggester(const std::vector<check::Job>& jobs, const check::RunOptions& run, const std::string& originalPath);
+  Suggester(const std::vector<check::Job>& jobs, const check::RunOptions& run, const std::string& originalPath,
+            Naming naming);
   ~Suggester();
   Suggestion suggest(const std::string& mutantPath, const std::string& family);
   size_t changes() const;

@@ -300,8 +300,10 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
           if (dim == limit->dim && x > 65535) explains(c, r->number);
     return Rounding::Unknown;
   }
-  // Asked after the shape: a K below the tile gives zeros whatever the inputs.
-  if (ignoresInputs(ctx, *pc, probe->seed, marks, d.probes)) {
+  // Asked after the shape: a K below the tile gives zeros whatever the inputs. Not asked of a
+  // kernel that reads outside its views: what it reads there (a canary, the next buffer) can
+  // swamp or replace its inputs' terms, so outputs that stay put say nothing about reuse.
+  if (!outside && ignoresInputs(ctx, *pc, probe->seed, marks, d.probes)) {
     Candidate& c = candidate(out, report::signature::kOutputNeverComputed, Strength::Observed,
                              "the outputs do not change when the inputs do" + at);
     for (const CaseResult* r : failing) explains(c, r->number);

@@ -16,3 +16,5 @@ kc mutate ../../stdlib/ops/kernels/elementwise.c --op relu --operators arith,no-
 kc mutate ../../stdlib/ops/kernels/elementwise.c --op relu --mutant arith@1:1
 kc mutate ../../stdlib/ops/kernels/elementwise.c
 kc mutate ../../stdlib/ops/kernels/elementwise.c --op relu --format pdf
+# --naming takes diagnosis or signatures.
+kc mutate ../../stdlib/ops/kernels/elementwise.c --op relu --naming bogus 2>&1

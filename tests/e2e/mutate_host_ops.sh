@@ -9,3 +9,5 @@ kc mutate ../../stdlib/ops/kernels/reduce.c --op amax --dtype f32 --dims R=1,H=1
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); [print(m["id"], m["outcome"], m["killed_by"] or "-", "allclose:", m.get("allclose", "-")) for m in r["mutants"]]' "$WORK/amax.json"
 # --list prints the mutants and their diffs and runs nothing.
 kc mutate ../../stdlib/ops/kernels/reduce.c --op amax --operators nan-max --list
+# --naming signatures: a mutant is named by any signature one failing case matched (the earlier measure).
+kc mutate ../../stdlib/ops/kernels/reduce.c --op amax --dtype f32 --dims R=1,H=1..1000 --operators nan-max --naming signatures --no-baseline | tail -2
