@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "backends/backend.h"
 #include "mutate/ast.h"
 #include "mutate/mutant_set.h"
 #include "mutate/families.h"
@@ -50,6 +51,28 @@ void runOne(const std::vector<check::Job>& jobs, const MutateOptions& o, const O
     m.allcloseRan = true;
   }
   m.seconds = since(start);
+}
+
+// Builds each mutant into the backend's kernel cache, `parallel` at a time, so that the runs
+// after find them built. A mutant that does not build is left for its run to report.
+void prebuild(const backend::KernelRef& kernel, const std::vector<std::string>& paths, unsigned parallel,
+              const std::string& backendName) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    std::unique_ptr<backend::Backend> be = backend::makeBackend(backendName);
+    for (size_t k = next++; k < paths.size(); k = next++) {
+      backend::KernelRef ref = kernel;
+      ref.path = paths[k];
+      try {
+        be->prepare(ref);
+      } catch (const std::exception&) {
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < parallel; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
 }
 
 }  // namespace
@@ -191,7 +214,15 @@ bool runMutation(Compilation& c, MutateOptions o, bool warningsAsErrors, Mutatio
   }
   if (o.baseline) report.allcloseOriginalKills = runAllclose(jobs, report.kernel, o.run).killed ? 1 : 0;
 
-  // matrix and baseline, --jobs mutants at a time.
+  // matrix and baseline, --jobs mutants at a time. On a backend with a device of its own
+  // (CUDA), runs side by side would share the GPU, and its device-wide counters with it (free
+  // memory: the device-memory-leak rule saw other mutants' contexts as leaks, every mutant
+  // "killed"): there the mutants are built side by side and run one at a time.
+  unsigned parallel = o.parallel;
+  if (parallel > 1 && backend::makeBackend(report.backend)->separateMemory()) {
+    prebuild(jobs.front().kernel, paths, parallel, report.backend);
+    parallel = 1;
+  }
   std::atomic<size_t> next{0};
   size_t finished = 0;
   std::mutex lock;
@@ -203,7 +234,7 @@ bool runMutation(Compilation& c, MutateOptions o, bool warningsAsErrors, Mutatio
       if (done) done(report.mutants[k], finished, report.mutants.size());
     }
   };
-  unsigned n = std::max(1u, std::min<unsigned>(o.parallel, static_cast<unsigned>(report.mutants.size())));
+  unsigned n = std::max(1u, std::min<unsigned>(parallel, static_cast<unsigned>(report.mutants.size())));
   if (n == 1) {
     worker();
   } else {
@@ -226,7 +257,7 @@ bool runMutation(Compilation& c, MutateOptions o, bool warningsAsErrors, Mutatio
         m.suggestion = suggester.suggest(paths[survivors[k]], m.mutant.family);
       }
     };
-    unsigned ns = std::max(1u, std::min<unsigned>(o.parallel, static_cast<unsigned>(survivors.size())));
+    unsigned ns = std::max(1u, std::min<unsigned>(parallel, static_cast<unsigned>(survivors.size())));
     std::vector<std::thread> threads;
     for (unsigned t = 1; t < ns; ++t) threads.emplace_back(suggestWorker);
     suggestWorker();
