@@ -327,6 +327,11 @@ void CudaBackend::fill(void* device, const std::vector<uint8_t>& pattern, size_t
 int CudaBackend::launch(kc_tensor* args, int32_t nargs) {
   if (!pendingFault_.empty()) return 0;  // the device already faulted: fault() reports it
   int index = launches_++;
+  size_t freeBytes = 0, totalBytes = 0;
+  if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) {
+    freeBeforeLaunch_.resize(static_cast<size_t>(index) + 1, freeBytes);
+    freeBeforeLaunch_[static_cast<size_t>(index)] = freeBytes;
+  }
   noise_.before(index);
   int rc = kernel_.entry(args, nargs, stream_);
   noise_.after(index);
@@ -346,7 +351,11 @@ void CudaBackend::synchronize() {
     return;
   }
   size_t freeBytes = 0, totalBytes = 0;
-  if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) freeAfterLaunch_.push_back(freeBytes);
+  if (launches_ > 0 && cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) {
+    // One reading per launch: the last synchronize after it.
+    freeAfterLaunch_.resize(static_cast<size_t>(launches_), freeBytes);
+    freeAfterLaunch_[static_cast<size_t>(launches_) - 1] = freeBytes;
+  }
 }
 
 void CudaBackend::synchronizeDevice() {
@@ -474,12 +483,15 @@ uint64_t CudaBackend::compareBitwise(const void* a, const void* b, size_t count,
 
 // Device memory the kernel keeps. The count is for the whole device: a run sharing the GPU
 // with other programs can see their allocations too.
-std::string CudaBackend::resourceReport() { return deviceMemoryLeakReport(freeAfterLaunch_); }
+std::string CudaBackend::resourceReport() { return deviceMemoryLeakReport(freeAfterLaunch_, freeBeforeLaunch_); }
 
-std::string deviceMemoryLeakReport(const std::vector<size_t>& f) {
+std::string deviceMemoryLeakReport(const std::vector<size_t>& f, const std::vector<size_t>& before) {
   if (f.size() < 2) return "";
   for (size_t k = 1; k < f.size(); ++k)
     if (f[k] > f[k - 1]) return "";
+  if (before.size() == f.size())
+    for (size_t k = 1; k < f.size(); ++k)
+      if (before[k] <= f[k] + kMiB) return "";  // this launch took 1 MiB or less itself
   size_t drop = f.front() - f.back();
   size_t launches = f.size() - 1;
   if (drop <= launches * kMiB) return "";

@@ -35,6 +35,7 @@ class CudaBackend : public Backend {
   void beginCase() override {
     launches_ = 0;
     freeAfterLaunch_.clear();
+    freeBeforeLaunch_.clear();
   }
   void* allocate(size_t bytes) override;
   void release(void* buffer) override;
@@ -86,14 +87,20 @@ class CudaBackend : public Backend {
   KernelLibrary kernel_;  // the kernel's library and its entry point
   void* stream_ = nullptr;            // cudaStream_t, created in load() (the worker)
   std::string pendingFault_;          // a sticky device error seen by a copy or a synchronize
-  std::vector<size_t> freeAfterLaunch_;  // cudaMemGetInfo's free bytes after each launch
+  std::vector<size_t> freeAfterLaunch_;   // cudaMemGetInfo's free bytes after each launch (its last synchronize)
+  std::vector<size_t> freeBeforeLaunch_;  // ... and right before each launch
   DeviceNoise noise_;                 // the perturbation around each launch (device_noise.h)
   int launches_ = 0;
 };
 
 // The device-memory leak rule, over cudaMemGetInfo's free bytes after each launch of one
 // worker: "" unless free memory never grew back and fell by more than 1 MiB per launch
-// after the first (the first may set up caches once, so it is the baseline).
-std::string deviceMemoryLeakReport(const std::vector<size_t>& freeAfterLaunch);
+// after the first (the first may set up caches once, so it is the baseline). With the free
+// bytes right before each launch too (as many), also unless every launch after the first
+// took more than 1 MiB between its own two readings: the count is the whole device's, and
+// another process allocating on the GPU (another kcontract job beside this one) shows
+// between launches as often as within them, where a kernel that keeps memory shows in each.
+std::string deviceMemoryLeakReport(const std::vector<size_t>& freeAfterLaunch,
+                                   const std::vector<size_t>& freeBeforeLaunch = {});
 
 }  // namespace kc::backend

@@ -80,6 +80,13 @@ TEST_CASE("cuda backend: the device-memory leak rule", "[backend][cuda]") {
   CHECK(r.find("16.0 MiB") != std::string::npos);
   CHECK(r.find("8.0 MiB per launch") != std::string::npos);
   CHECK(!deviceMemoryLeakReport({base, base - 4 * MiB}).empty());                // two launches suffice
+  // With the readings right before each launch: the memory must go during the launches.
+  CHECK(!deviceMemoryLeakReport({base, base - 8 * MiB, base - 16 * MiB}, {base + 8 * MiB, base, base - 8 * MiB}).empty());
+  // Another process took it between the launches (each launch took nothing itself).
+  CHECK(deviceMemoryLeakReport({base, base - 8 * MiB, base - 16 * MiB}, {base, base - 8 * MiB, base - 16 * MiB}).empty());
+  // ... or during one launch only (the rule on the readings after alone would report it).
+  CHECK(!deviceMemoryLeakReport({base, base - 512 * MiB, base - 512 * MiB}).empty());
+  CHECK(deviceMemoryLeakReport({base, base - 512 * MiB, base - 512 * MiB}, {base, base, base - 512 * MiB}).empty());
 }
 
 TEST_CASE("cuda backend: nvcc comes from CUDACXX first", "[backend][cuda]") {
