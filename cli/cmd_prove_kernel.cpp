@@ -59,10 +59,10 @@ std::string caseSummary(const std::string& line) {
   for (char ch : first)
     if (ch != ' ' || (!out.empty() && out.back() != ' ')) out += ch;
   while (!out.empty() && out.back() == ' ') out.pop_back();
-  size_t sp = out.rfind(' ');
-  if (sp != std::string::npos && out.size() > sp + 2 && out.compare(out.size() - 2, 2, " s") == 0) {
-    size_t sp2 = out.rfind(' ', sp - 1);
-    if (sp2 != std::string::npos) out = out.substr(0, sp2);
+  if (out.size() > 2 && out.compare(out.size() - 2, 2, " s") == 0) {
+    out.resize(out.size() - 2);
+    size_t sp = out.rfind(' ');
+    if (sp != std::string::npos) out.resize(sp);
   }
   return out;
 }
@@ -122,8 +122,11 @@ int runProveKernel(const ProveKernelOptions& cmd, const InputOptions& in, const 
 
     std::string cexPath, confirmation;
     if (r.verdict == kprove::Verdict::Refuted) {
-      cexPath = cmd.cex.empty() ? fs::path(cmd.kernel).stem().string() + "." + sanitise(ct->name) + ".cex.json" : cmd.cex;
-      if (contracts.size() > 1 && !cmd.cex.empty()) cexPath = cmd.cex + "." + sanitise(ct->name);
+      cexPath = cmd.cex.empty() ? fs::path(cmd.kernel).stem().string() + "." + sanitise(ct->id) + ".cex.json" : cmd.cex;
+      if (contracts.size() > 1 && !cmd.cex.empty()) {  // one file per contract: NAME.ID.json
+        fs::path p(cmd.cex);
+        cexPath = (p.parent_path() / (p.stem().string() + "." + sanitise(ct->id) + p.extension().string())).string();
+      }
       std::ofstream f(cexPath);
       f << kprove::counterexampleJson(*ct, ko, r);
       f.close();
@@ -178,7 +181,7 @@ int runProveKernel(const ProveKernelOptions& cmd, const InputOptions& in, const 
     std::cout << "  reduced shape: " << r.shape << "\n";
     for (const auto& l : r.launches) std::cout << "  launch: " << l << "\n";
     if (r.instructions) std::cout << "  symbolic run: " << r.instructions << " thread-instructions\n";
-    if (r.nodes)
+    if (r.outputCells)
       std::cout << "  terms: " << r.nodes << " DAG nodes, " << r.roundings << " f32 roundings, " << r.outputCells
                 << " output cells\n";
     if (!r.unwritten.empty()) {

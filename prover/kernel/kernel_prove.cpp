@@ -183,7 +183,9 @@ Result proveKernel(const sema::ContractInfo& c, const Options& o) {
   SymMachine m(*be.module(), dag, regions, be.allocations(), kPoison);
   std::string stopped;
   be.interceptLaunches([&](const ptx::Function& fn, ptx::Dim3 g, ptx::Dim3 bl, size_t shared, void** a) -> int {
-    if (!stopped.empty()) return 700;
+    // After a run the symbolic subset cannot follow, later launches do not run; the host code
+    // is told they succeeded, so that it returns quietly (the answer is UNKNOWN anyway).
+    if (!stopped.empty()) return 0;
     char buf[256];
     std::snprintf(buf, sizeof buf, "%s: grid (%u,%u,%u), block (%u,%u,%u)", fn.name.c_str(), g.x, g.y, g.z, bl.x, bl.y, bl.z);
     res.launches.push_back(buf);
@@ -191,21 +193,21 @@ Result proveKernel(const sema::ContractInfo& c, const Options& o) {
       m.launch(fn, g, bl, shared, a);
     } catch (const SymUnknown& e) {
       stopped = e.what();
-      return 700;
+      return 0;
     }
     return 0;
   });
   int rc = be.launch(args.data(), static_cast<int32_t>(args.size()));
   be.synchronizeDevice();
   res.instructions = m.instructions();
-  res.nodes = dag.size();
-  res.roundings = dag.roundings();
   auto release = [&]() {
     for (auto& b : bufs)
       if (b.data && b.data != &b.scalar) be.release(b.data);
   };
   if (!stopped.empty()) {
     release();
+    res.nodes = dag.size();
+    res.roundings = dag.roundings();
     return done(Verdict::Unknown, stopped);
   }
   if (rc != 0) {
@@ -237,6 +239,8 @@ Result proveKernel(const sema::ContractInfo& c, const Options& o) {
     }
   }
   release();
+  res.nodes = dag.size();
+  res.roundings = dag.roundings();
 
   // The query.
   sm::Script script;

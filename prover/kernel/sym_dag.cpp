@@ -166,6 +166,18 @@ int Dag::div(int a, int b, bool directed, int line) {
   return make(n);
 }
 
+int Dag::sqrt(int a, bool directed, int line) {
+  if (node(a).kind == NodeKind::Poison) return a;
+  if (isConst(a)) return constant(std::sqrt(static_cast<float>(constValue(a))));
+  Node n;
+  n.kind = NodeKind::Sqrt;
+  n.a = a;
+  n.rounded = true;
+  n.directed = directed;
+  n.line = line;
+  return make(n);
+}
+
 int Dag::neg(int a) {
   if (node(a).kind == NodeKind::Poison) return a;
   if (isConst(a)) return constant(-static_cast<float>(constValue(a)));
@@ -307,6 +319,7 @@ float Dag::evaluate(int id, const std::function<float(int, int64_t)>& inputValue
       case NodeKind::Mul: r = v(n.a) * v(n.b); break;
       case NodeKind::Fma: r = std::fmaf(v(n.a), v(n.b), v(n.c)); break;
       case NodeKind::Div: r = v(n.a) / v(n.b); break;
+      case NodeKind::Sqrt: r = std::sqrt(v(n.a)); break;
       case NodeKind::Neg: r = -v(n.a); break;
       case NodeKind::Abs: r = std::fabs(v(n.a)); break;
       case NodeKind::Min: r = std::fmin(v(n.a), v(n.b)); break;
@@ -366,6 +379,19 @@ sm::TermPtr SmtEmitter::term(int id) {
         case NodeKind::Mul: value = sm::mkArith("*", {term(n.a), term(n.b)}); break;
         case NodeKind::Fma: value = sm::mkArith("+", {sm::mkArith("*", {term(n.a), term(n.b)}), term(n.c)}); break;
         case NodeKind::Div: value = sm::mkArith("/", {term(n.a), term(n.b)}); break;
+        case NodeKind::Sqrt: {
+          // The exact root as a constant of its own: for a >= 0, s >= 0 and s s = a (a < 0 is
+          // NaN on the GPU, outside the model).
+          sm::TermPtr a = term(n.a);
+          std::string root = names_.symbol("kernel-root-" + std::to_string(id), "s_" + std::to_string(id));
+          script_.declareConst(root, sm::Sort::Real);
+          value = sm::symbol(root, sm::Sort::Real);
+          script_.assertTerm("the kernel's values: square roots", "",
+                             sm::mkImplies(sm::mkCmp(">=", a, sm::realConst(0)),
+                                           sm::mkAnd({sm::mkCmp(">=", value, sm::realConst(0)),
+                                                      sm::mkCmp("=", sm::mkArith("*", {value, value}), a)})));
+          break;
+        }
         case NodeKind::Neg: value = sm::mkNeg(term(n.a)); break;
         case NodeKind::Abs: value = absT(term(n.a)); break;
         case NodeKind::Min: {

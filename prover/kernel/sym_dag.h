@@ -5,7 +5,7 @@
 // a length-n reduction stays n nodes and every SMT script is linear in the DAG's size.
 //
 // Float nodes are f32 values. Each rounded operation (add, sub, mul, fma, div at .rn .rz .rm
-// .rp) becomes, in SMT, a fresh Real constant r with |r - exact| <= u |exact| (u = 2^-24 for
+// .rp, sqrt) becomes, in SMT, a fresh Real constant r with |r - exact| <= u |exact| (u = 2^-24 for
 // round-to-nearest, 2^-23 for the directed modes): the same set of values as r = exact (1 + d)
 // with |d| <= u, written so that sums stay linear. Subnormals, overflow, NaN and infinities are
 // not modelled (inputs are finite reals, as in the contract's own obligations). Operations
@@ -26,6 +26,7 @@ enum class NodeKind : uint8_t {
   Input,   // one cell of a contract input (tensor, flat)
   Poison,  // a value computed from a never-written output cell (NaN on the GPU)
   Add, Sub, Mul, Fma, Div,  // rounded unless `exact`
+  Sqrt,    // sqrt.rn: the exact root s (s >= 0, s s = a, for a >= 0), rounded
   Neg, Abs, Min, Max,
   Ite,     // a ? b : c, a a Bool node
   // Bool nodes
@@ -60,6 +61,7 @@ class Dag {
   int mul(int a, int b, bool directed, int line);
   int fma(int a, int b, int c, bool directed, int line);
   int div(int a, int b, bool directed, int line);
+  int sqrt(int a, bool directed, int line);
   int neg(int a);
   int abs(int a);
   int min(int a, int b);

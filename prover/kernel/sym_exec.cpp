@@ -523,13 +523,18 @@ void SymMachine::execute(const Instr& in, uint32_t t, int guard) {
         unknown(in, "an approximate reciprocal of a value computed from the inputs (its error model is not built)");
       r = dag_.div(dag_.constant(1.0f), n(a), directed, in.line);
       break;
+    case Op::Sqrt:
+      if (in.approx || in.round == ptx::Round::None)
+        unknown(in, "an approximate square root of a value computed from the inputs (its error model is not built)");
+      r = dag_.sqrt(n(a), directed, in.line);
+      break;
     case Op::Neg: r = dag_.neg(n(a)); break;
     case Op::Abs: r = dag_.abs(n(a)); break;
     case Op::Min: r = dag_.min(n(a), n(b)); break;
     case Op::Max: r = dag_.max(n(a), n(b)); break;
     default:
       unknown(in, "this instruction on a value computed from the inputs is outside the symbolic subset (transcendental, "
-                  "square root and bit-level operations are not modelled)");
+                  "approximate and bit-level operations are not modelled)");
   }
   setReg(o[0], t, SymVal{0, r}, guard);
 }
