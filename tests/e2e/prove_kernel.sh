@@ -33,3 +33,5 @@ kc prove $C/scale.kcontract --kernel no/such/kernel.cu
 kc prove $C/scale.kcontract --kernel $C/scale.c
 kc prove $C/scale.kcontract --kernel $C/cuda/scale.cu --dims N=x
 kc replay --inputs no/such/file.json
+kc prove $C/scale.kcontract --dims N=3
+kc replay
