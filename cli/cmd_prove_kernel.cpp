@@ -136,6 +136,21 @@ int runProveKernel(const ProveKernelOptions& cmd, const InputOptions& in, const 
       }
       // The refutation stands only if the kernel really fails on these inputs.
       ExplicitReplay rep = replayExplicitInputs(cexPath, ko.kernelPath, "ptx", in.includeDirs, opts, false);
+      if (rep.rc == kExitOk && r.strategy.find("probe") != std::string::npos) {
+        // A witness probe's inputs (all ones, ...) often meet the model only through its
+        // roundings: ask once more without the probes, for a model of the solver's own.
+        kprove::Options again = ko;
+        again.probes = false;
+        kprove::Result r2 = kprove::proveKernel(*ct, again);
+        if (r2.verdict == kprove::Verdict::Refuted) {
+          std::ofstream(cexPath) << kprove::counterexampleJson(*ct, again, r2);
+          ExplicitReplay rep2 = replayExplicitInputs(cexPath, ko.kernelPath, "ptx", in.includeDirs, opts, false);
+          if (rep2.rc != kExitOk) {
+            r = r2;
+            rep = rep2;
+          }
+        }
+      }
       if (rep.rc == kExitFailed) {
         confirmation = "confirmed on the ptx backend: " + caseSummary(rep.line);
       } else {

@@ -296,7 +296,7 @@ Result proveKernel(const sema::ContractInfo& c, const Options& o) {
   res.smt2 = script.text();
   smt::Options so;
   so.timeoutSeconds = o.timeout;
-  so.probes = smt::fixedValueProbes(inputSyms);
+  if (o.probes) so.probes = smt::fixedValueProbes(inputSyms);
   smt::Result sr = smt::solve(res.smt2, so);
   res.answer = sr.answer;
   res.strategy = sr.strategy;

@@ -32,6 +32,7 @@ struct Options {
   std::vector<std::pair<std::string, int64_t>> dims;  // --dims: replace the reduced shape's values
   std::string dtype = "f32";    // every dtype variable (only f32 is symbolic)
   double timeout = 10;          // seconds for the solver
+  bool probes = true;           // witness probes (fixed input values) beside the solver (smt::Options)
 };
 
 enum class Verdict { Proved, Refuted, Unknown, Error };
