@@ -232,6 +232,7 @@ bool CaseRun::runSeed(size_t k, CaseResult& attempt, std::vector<std::vector<uin
   try {
     for (size_t a = 0; a < setup.args.size(); ++a) {
       storage.push_back(run::makeStorage(setup, plan, c, a, c.seeds[k], opts.threads));
+      if (opts.explicitInputs) opts.explicitInputs(setup, a, storage.back());
       if (!setup.args[a].output) inputsOnly.push_back(storage.back());
     }
     if (opts.allclose && opts.allclose->prefillReference) prefillWithReference(*job.contract, setup, storage, opts.threads);

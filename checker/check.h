@@ -93,6 +93,9 @@ struct RunOptions {
   // (a mutant already killed need not run the rest of the plan).
   std::function<void(const plan::Case&, size_t seedIndex, const run::CaseSetup&, const run::LaunchRecord&)> onLaunch;
   std::function<bool(const report::CaseResult&)> stopAfter;
+  // replay --inputs (explicit_inputs.h): rewrites input `arg`'s storage bytes after they are
+  // drawn and before the precondition check and the run.
+  std::function<void(const run::CaseSetup&, size_t arg, std::vector<uint8_t>& storage)> explicitInputs;
 };
 
 struct JobStats {

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
+#include "cli/cmd_prove_kernel.h"
 #include "cli/flag_values.h"
 #include "cli/obligation_files.h"
 #include "cli/output.h"
@@ -37,6 +38,7 @@ struct ProveOptions {
   double timeout = 10.0;
   std::vector<std::string> only;  // obligation kinds (blind-band-correct, ...); empty: every kind
   bool json = false;
+  ProveKernelOptions kernel;  // --kernel: symbolic mode (cmd_prove_kernel.cpp)
 };
 
 // The obligation kinds, as --only and the output name them.
@@ -141,6 +143,21 @@ nlohmann::json outcomeJson(const Outcome& out, const Compilation& c, const std::
 }
 
 int runProve(const ProveOptions& cmd, const GlobalOptions& opts) {
+  if (!cmd.kernel.kernel.empty()) {
+    if (!cmd.only.empty()) {
+      std::cerr << "kcontract prove: --only is for the contract's obligations, not --kernel\n";
+      return kExitInput;
+    }
+    ProveKernelOptions k = cmd.kernel;
+    k.timeout = cmd.timeout;
+    k.json = cmd.json;
+    k.smt2 = cmd.smt2;
+    return runProveKernel(k, cmd.in, opts);
+  }
+  if (!cmd.kernel.dims.empty() || !cmd.kernel.cex.empty()) {
+    std::cerr << "kcontract prove: --dims and --cex need --kernel\n";
+    return kExitInput;
+  }
   Compilation c;
   Targets chosen;
   if (!compileInputs(c, cmd.in, opts, Stage::Sema, chosen)) return kExitInput;
@@ -234,6 +251,13 @@ void addProveCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->check(CLI::IsMember(kindNames()));
   sub->add_flag("--json", cmd->json, "Print the answers as JSON");
+  sub->add_option("--kernel", cmd->kernel.kernel,
+                  "Symbolic mode: hold this CUDA kernel (.cu) to the contract for all inputs at a reduced shape "
+                  "(docs/ptx.md, \"Symbolic mode\")");
+  sub->add_option("--dims", cmd->kernel.dims, "With --kernel: the shape, NAME=N comma-separated (default: small dims)");
+  sub->add_option("--dtype", cmd->kernel.dtype, "With --kernel: the dtype of every dtype variable (f32 only)");
+  sub->add_option("--cex", cmd->kernel.cex,
+                  "With --kernel: where a counterexample is written (default KERNEL.CONTRACT.cex.json here)");
   commands.emplace_back(sub, [cmd](const GlobalOptions& g) { return runProve(*cmd, g); });
 }
 

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/job_options.h"
 #include "cli/output.h"
+#include "cli/replay_inputs.h"
 #include "compiler/plan/planner.h"
 
 namespace kc::driver {
@@ -93,10 +94,35 @@ int runReplay(const std::string& reproText, const GlobalOptions& opts) {
 }  // namespace
 
 void addReplayCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& commands) {
-  CLI::App* sub = app.add_subcommand("replay", "Re-run one case from the reproducer line of a check report");
+  CLI::App* sub = app.add_subcommand("replay", "Re-run one case from the reproducer line of a check report, or a contract "
+                                               "on explicit inputs (--inputs)");
   auto reproText = std::make_shared<std::string>();
-  sub->add_option("repro", *reproText, "The reproducer ('file=... contract=... case=...') or a JSON Lines result")->required();
-  commands.emplace_back(sub, [reproText](const GlobalOptions& g) { return runReplay(*reproText, g); });
+  auto inputs = std::make_shared<std::string>();
+  auto impl = std::make_shared<std::string>();
+  auto backend = std::make_shared<std::string>();
+  auto includes = std::make_shared<std::vector<std::string>>();
+  sub->add_option("repro", *reproText, "The reproducer ('file=... contract=... case=...') or a JSON Lines result");
+  sub->add_option("--inputs", *inputs,
+                  "Run the contract on the inputs of this file (a counterexample of prove --kernel) instead of a reproducer");
+  sub->add_option("--impl", *impl, "With --inputs: the kernel to run (default: the file's)");
+  sub->add_option("--backend", *backend, "With --inputs: the backend (default ptx)");
+  sub->add_option("-I", *includes, "With --inputs: a folder to search for imported contracts");
+  commands.emplace_back(sub, [reproText, inputs, impl, backend, includes](const GlobalOptions& g) {
+    if (!inputs->empty()) {
+      if (!reproText->empty()) {
+        std::cerr << "kcontract replay: give a reproducer or --inputs, not both\n";
+        return static_cast<int>(kExitInput);
+      }
+      ExplicitReplay r = replayExplicitInputs(*inputs, *impl, *backend, *includes, g, true);
+      if (!r.error.empty()) std::cerr << "kcontract replay: " << r.error << "\n";
+      return r.rc;
+    }
+    if (reproText->empty()) {
+      std::cerr << "kcontract replay: give a reproducer line, or --inputs FILE\n";
+      return static_cast<int>(kExitInput);
+    }
+    return runReplay(*reproText, g);
+  });
 }
 
 }  // namespace kc::driver

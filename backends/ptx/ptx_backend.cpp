@@ -180,6 +180,7 @@ int PtxBackend::launchKernel(const char* kernel, const unsigned g[3], const unsi
     return kErrInvalidConfiguration;
   const ptx::Function* fn = engine_->module().find(kernel);
   if (!fn) return 98;  // cudaErrorInvalidDeviceFunction
+  if (intercept_) return intercept_(*fn, grid, block, shared, args);
   if (stream != nullptr && stream != &streamToken_) {  // the kernel's own stream: later
     Pending p{kernel, grid, block, shared, {}, stream};
     for (size_t k = 0; k < fn->params.size(); ++k) {

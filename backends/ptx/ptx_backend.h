@@ -8,6 +8,7 @@
 // outside them, a data race, or a barrier only some threads reach is the case's fault (CRASH),
 // naming the instruction and the threads.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -48,6 +49,17 @@ class PtxBackend : public HostMemoryBackend {
   void freed(void* p);
   int stickyError() const { return fault_.empty() ? 0 : 700; }  // cudaErrorIllegalAddress
 
+  // Symbolic mode (prover/kernel, docs/ptx.md "Symbolic mode"): when set, every launch that
+  // passes the launch checks goes to this function instead of the interpreter (streams are
+  // not queued: it runs at once). Its return value is the launch's cudaError.
+  using LaunchInterceptor = std::function<int(const ptx::Function& fn, ptx::Dim3 grid, ptx::Dim3 block, size_t shared,
+                                              void** args)>;
+  void interceptLaunches(LaunchInterceptor f) { intercept_ = std::move(f); }
+  // The parsed module (after load()).
+  const ptx::Module* module() const { return engine_ ? &engine_->module() : nullptr; }
+  // The engine's allocations (the checker's buffers and the kernel's cudaMalloc'd memory).
+  const ptx::Allocations* allocations() const { return engine_ ? &engine_->memory() : nullptr; }
+
  private:
   struct Pending {  // a launch on a stream the kernel created, run when that stream is synchronised
     std::string kernel;
@@ -59,6 +71,7 @@ class PtxBackend : public HostMemoryBackend {
   int run(const std::string& kernel, ptx::Dim3 grid, ptx::Dim3 block, size_t shared, void** args);
 
   std::unique_ptr<ptx::Engine> engine_;
+  LaunchInterceptor intercept_;
   KernelLibrary kernel_;
   char streamToken_ = 0;  // the checker's stream, as the kernel sees it
   std::vector<Pending> pending_;

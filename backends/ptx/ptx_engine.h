@@ -40,6 +40,7 @@ class Engine {
   const Module& module() const { return module_; }
   // The allocations the kernels may touch: add every device buffer here.
   Allocations& memory() { return memory_; }
+  const Allocations& memory() const { return memory_; }
   // Runs the grid. Never throws for what the kernel does; a request that names no kernel of
   // the module, or a block of more than 1024 threads, is a fault too (as a launch error).
   LaunchResult launch(const LaunchRequest& request);
