@@ -6,6 +6,8 @@
 #   bench/mutate/run_ops.sh [OUT] [OP...]     (default OUT: build/bench-mutate; default: every op)
 # Host plans at f32 (the dtype every op but int8_gemm takes), cases over 64 MiB skipped: the
 # figures of a small, time-bounded CI-sized run; see docs/mutate.md for the full plan on a GPU.
+# NAMING=signatures measures the naming the earlier way (docs/mutate.md, "Outcomes and
+# scores"); the default names each killed mutant by the diagnosis's primary cause.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 KC="${KC:-build/kcontract}"
@@ -21,7 +23,7 @@ for op in "${ops[@]}"; do
   dtype=(--dtype f32)
   [ "$op" = int8_gemm ] && dtype=()
   start=$(date +%s)
-  "$KC" mutate "$kernel" --op "$op" "${dtype[@]}" --max-memory 64M --timeout 5 --format json --out "$OUT/$op.json" >"$OUT/$op.txt" 2>&1
+  "$KC" mutate "$kernel" --op "$op" "${dtype[@]}" --max-memory 64M --timeout 5 --naming "${NAMING:-diagnosis}" --format json --out "$OUT/$op.json" >"$OUT/$op.txt" 2>&1
   echo "$op: exit $? in $(( $(date +%s) - start )) s"
   grep '^mutate:' "$OUT/$op.txt"
 done
