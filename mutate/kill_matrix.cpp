@@ -82,10 +82,11 @@ KernelRun runJobs(const std::vector<check::Job>& jobs, const std::string& kernel
     // A mutant stops at its first named kill. A FAIL not named runs on, looking for a case
     // that names it, for at most kMaxUnnamedKills kills; a CRASH, TIMEOUT or ERROR (which
     // carry no signature) stops it at once.
-    // Named by the diagnosis: it weighs the failing cases together, so the job runs on to
-    // kMaxUnnamedKills kills (or its end), then is diagnosed.
+    // Named by the diagnosis: it weighs every failing case together (a growth seen on the
+    // first few cases can be refuted by the rest), so the job runs whole, as a user's check
+    // does, and is then diagnosed. By signatures: a mutant stops at its first named kill.
     size_t kills = 0;
-    if (stopEarly)
+    if (stopEarly && !run.diagnose)
       run.stopAfter = [&](const report::CaseResult& r) {
         if (!report::isViolation(r.verdict)) return out.named;
         ++kills;
