@@ -84,6 +84,22 @@ ExplicitReplay replayExplicitInputs(const std::string& path, const std::string& 
   ro.onlySeedIndex = 0;
   ro.diagnose = false;
   ro.includeDirs = includeDirs;
+  // The case's inputs come from the file: its line says `x=explicit`, not the plan's
+  // distribution (whose values are drawn and then replaced).
+  const size_t number = kase->number;
+  ro.rewritePlan = [number](plan::Plan& p) {
+    for (auto& c : p.cases) {
+      if (c.number != number) continue;
+      for (auto& [input, k] : c.values)
+        for (auto& t : p.tensors)
+          if (t.name == input && k < t.values.size()) {
+            plan::Distribution d = t.values[k];
+            d.text = "explicit";
+            t.values.push_back(std::move(d));
+            k = t.values.size() - 1;
+          }
+    }
+  };
   const check::ExplicitInputs values = *in;
   ro.explicitInputs = [values](const run::CaseSetup& setup, size_t arg, std::vector<uint8_t>& storage) {
     check::applyExplicitInputs(values, setup, arg, storage);
