@@ -176,22 +176,26 @@ uint64_t SymMachine::address(const Instr& in, const Operand& o, uint32_t t) {
 
 // --- memory -------------------------------------------------------------------------------------
 
-SymVal SymMachine::load(const Instr& in, uint32_t t, uint64_t address, int bytes) {
-  ptx::Space space = in.space;
-  auto* sharedBase = shared_.bytes.data();
-  auto* localBase = local_.bytes.data();
-  if (space == ptx::Space::Generic) {
-    auto a = reinterpret_cast<uint8_t*>(address);
-    if (a >= sharedBase && a < sharedBase + sharedBytes_) {
-      space = ptx::Space::Shared;
-      address -= reinterpret_cast<uint64_t>(sharedBase);
-    } else if (fn_->localBytes > 0 && a >= localBase && a < localBase + local_.bytes.size()) {
-      space = ptx::Space::Local;
-      address -= reinterpret_cast<uint64_t>(localBase) + static_cast<uint64_t>(fn_->localBytes) * t;
-    } else {
-      space = ptx::Space::Global;
-    }
+// A generic address to the space it falls in: thread t's CTA shared memory or local frame,
+// else global; `address` becomes the offset within shared or local memory.
+ptx::Space SymMachine::resolveSpace(ptx::Space space, uint32_t t, uint64_t& address) const {
+  if (space != ptx::Space::Generic) return space;
+  const auto* sharedBase = shared_.bytes.data();
+  const auto* localBase = local_.bytes.data();
+  auto a = reinterpret_cast<const uint8_t*>(address);
+  if (a >= sharedBase && a < sharedBase + sharedBytes_) {
+    address -= reinterpret_cast<uint64_t>(sharedBase);
+    return ptx::Space::Shared;
   }
+  if (fn_->localBytes > 0 && a >= localBase && a < localBase + local_.bytes.size()) {
+    address -= reinterpret_cast<uint64_t>(localBase) + static_cast<uint64_t>(fn_->localBytes) * t;
+    return ptx::Space::Local;
+  }
+  return ptx::Space::Global;
+}
+
+SymVal SymMachine::load(const Instr& in, uint32_t t, uint64_t address, int bytes) {
+  ptx::Space space = resolveSpace(in.space, t, address);
   SymVal v;
   auto finish = [&](const uint8_t* p) {
     std::memcpy(&v.bits, p, static_cast<size_t>(bytes));
@@ -239,21 +243,7 @@ SymVal SymMachine::load(const Instr& in, uint32_t t, uint64_t address, int bytes
 void SymMachine::store(const Instr& in, uint32_t t, uint64_t address, int bytes, SymVal v, int guard) {
   if (guard >= 0) v = merge(in, guard, v, load(in, t, address, bytes), in.type);
   if (v.symbolic() && bytes != 4) unknown(in, "a " + std::to_string(bytes) + "-byte store of a value computed from the inputs");
-  ptx::Space space = in.space;
-  auto* sharedBase = shared_.bytes.data();
-  auto* localBase = local_.bytes.data();
-  if (space == ptx::Space::Generic) {
-    auto a = reinterpret_cast<uint8_t*>(address);
-    if (a >= sharedBase && a < sharedBase + sharedBytes_) {
-      space = ptx::Space::Shared;
-      address -= reinterpret_cast<uint64_t>(sharedBase);
-    } else if (fn_->localBytes > 0 && a >= localBase && a < localBase + local_.bytes.size()) {
-      space = ptx::Space::Local;
-      address -= reinterpret_cast<uint64_t>(localBase) + static_cast<uint64_t>(fn_->localBytes) * t;
-    } else {
-      space = ptx::Space::Global;
-    }
-  }
+  ptx::Space space = resolveSpace(in.space, t, address);
   auto intoSpace = [&](Space& s, uint64_t off, uint64_t limit, const char* what) {
     if (off + static_cast<uint64_t>(bytes) > limit) unknown(in, std::string("illegal memory access outside the ") + what);
     for (auto it = s.sym.lower_bound(off >= 3 ? off - 3 : 0); it != s.sym.end() && it->first < off + static_cast<uint64_t>(bytes);)

@@ -69,6 +69,7 @@ class SymMachine {
   SymVal value(const ptx::Operand& o, uint32_t t, ptx::Type type);
   void setReg(const ptx::Operand& o, uint32_t t, SymVal v, int guard);
   uint64_t address(const ptx::Instr& in, const ptx::Operand& o, uint32_t t);
+  ptx::Space resolveSpace(ptx::Space space, uint32_t t, uint64_t& address) const;
   SymVal load(const ptx::Instr& in, uint32_t t, uint64_t address, int bytes);
   void store(const ptx::Instr& in, uint32_t t, uint64_t address, int bytes, SymVal v, int guard);
   int asNode(const ptx::Instr& in, SymVal v, ptx::Type type);  // a float value as a node
