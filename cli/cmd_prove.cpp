@@ -154,8 +154,8 @@ int runProve(const ProveOptions& cmd, const GlobalOptions& opts) {
     k.smt2 = cmd.smt2;
     return runProveKernel(k, cmd.in, opts);
   }
-  if (!cmd.kernel.dims.empty() || !cmd.kernel.cex.empty()) {
-    std::cerr << "kcontract prove: --dims and --cex need --kernel\n";
+  if (!cmd.kernel.dims.empty() || !cmd.kernel.cex.empty() || cmd.kernel.noProbes) {
+    std::cerr << "kcontract prove: --dims, --cex and --no-probes need --kernel\n";
     return kExitInput;
   }
   Compilation c;
@@ -258,6 +258,9 @@ void addProveCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   sub->add_option("--dtype", cmd->kernel.dtype, "With --kernel: the dtype of every dtype variable (f32 only)");
   sub->add_option("--cex", cmd->kernel.cex,
                   "With --kernel: where a counterexample is written (default KERNEL.CONTRACT.cex.json here)");
+  sub->add_flag("--no-probes", cmd->kernel.noProbes,
+                "With --kernel: when the solver has no answer, no concrete probes (fixed input patterns run on the ptx "
+                "backend)");
   commands.emplace_back(sub, [cmd](const GlobalOptions& g) { return runProve(*cmd, g); });
 }
 

@@ -17,6 +17,7 @@
 #include "cli/replay_inputs.h"
 #include "compiler/obligations/obligations.h"
 #include "compiler/pipeline.h"
+#include "prover/kernel/concrete_probes.h"
 #include "prover/kernel/kernel_prove.h"
 
 namespace kc::driver {
@@ -121,12 +122,45 @@ int runProveKernel(const ProveKernelOptions& cmd, const InputOptions& in, const 
     kprove::Result r = kprove::proveKernel(*ct, ko);
 
     std::string cexPath, confirmation;
-    if (r.verdict == kprove::Verdict::Refuted) {
+    auto chooseCexPath = [&]() {
       cexPath = cmd.cex.empty() ? fs::path(cmd.kernel).stem().string() + "." + sanitise(ct->id) + ".cex.json" : cmd.cex;
       if (contracts.size() > 1 && !cmd.cex.empty()) {  // one file per contract: NAME.ID.json
         fs::path p(cmd.cex);
         cexPath = (p.parent_path() / (p.stem().string() + "." + sanitise(ct->id) + p.extension().string())).string();
       }
+    };
+    // No answer from the solver, or a run the symbolic subset cannot follow: the concrete
+    // probes, each run on the ptx backend and judged; the first FAIL is the counterexample.
+    bool noAnswer = r.verdict == kprove::Verdict::Unknown && r.layout && r.unwritten.empty() &&
+                    (r.smt2.empty() || r.answer == smt::Answer::Unknown || r.answer == smt::Answer::Timeout);
+    if (noAnswer && !cmd.noProbes) {
+      chooseCexPath();
+      std::string unknownWhy = r.reason;
+      bool found = false;
+      for (const kprove::ConcreteProbe& p : kprove::concreteProbes(*r.layout)) {
+        kprove::Result probe = r;
+        probe.cex = p.inputs;
+        probe.strategy = "concrete probe: " + p.name;
+        probe.reason = "the postcondition fails for these inputs, run concretely (no answer from the symbolic route: " +
+                       unknownWhy + ")";
+        std::ofstream(cexPath) << kprove::counterexampleJson(*ct, ko, probe);
+        ExplicitReplay rep = replayExplicitInputs(cexPath, ko.kernelPath, "ptx", in.includeDirs, opts, false);
+        if (rep.rc == kExitFailed && rep.verdict == "FAIL") {
+          r = probe;
+          r.verdict = kprove::Verdict::Refuted;
+          confirmation = "confirmed on the ptx backend: " + caseSummary(rep.line);
+          found = true;
+          break;
+        }
+      }
+      if (!found) {
+        fs::remove(cexPath, ec);
+        cexPath.clear();
+        r.reason += "; no concrete probe fails either (" + std::to_string(kprove::concreteProbes(*r.layout).size()) +
+                    " tried on the ptx backend)";
+      }
+    } else if (r.verdict == kprove::Verdict::Refuted) {
+      chooseCexPath();
       std::ofstream f(cexPath);
       f << kprove::counterexampleJson(*ct, ko, r);
       f.close();
@@ -185,6 +219,7 @@ int runProveKernel(const ProveKernelOptions& cmd, const InputOptions& in, const 
       j["output_cells"] = r.outputCells;
       j["unwritten_cells"] = r.unwritten;
       if (!r.smt2.empty()) j["answer"] = smt::answerName(r.answer);
+      if (!r.strategy.empty()) j["strategy"] = r.strategy;
       j["solve_s"] = r.solveSeconds;
       j["seconds"] = total;
       if (!cexPath.empty()) j["counterexample"] = cexPath;
@@ -204,9 +239,11 @@ int runProveKernel(const ProveKernelOptions& cmd, const InputOptions& in, const 
       for (size_t k = 0; k < r.unwritten.size() && k < 6; ++k) std::cout << (k ? ", " : "") << r.unwritten[k];
       std::cout << (r.unwritten.size() > 6 ? ", ..." : "") << ")\n";
     }
+    bool probed = r.strategy.rfind("concrete probe", 0) == 0;
     if (!r.smt2.empty())
-      std::cout << "  solver: " << smt::answerName(r.answer) << (r.strategy.empty() ? "" : " (" + r.strategy + ")") << " in "
-                << seconds(r.solveSeconds) << "\n";
+      std::cout << "  solver: " << smt::answerName(r.answer) << (r.strategy.empty() || probed ? "" : " (" + r.strategy + ")")
+                << " in " << seconds(r.solveSeconds) << "\n";
+    if (probed) std::cout << "  then a " << r.strategy << ", run on the ptx backend\n";
     if (r.cex && !cexPath.empty()) {
       std::cout << "  counterexample (inputs as f32):\n";
       size_t shown = 0, all = 0;

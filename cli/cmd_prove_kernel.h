@@ -15,6 +15,7 @@ struct ProveKernelOptions {
   std::string smt2;    // --smt2 DIR
   double timeout = 10;
   bool json = false;
+  bool noProbes = false;  // --no-probes: no concrete probes when the solver has no answer
 };
 
 int runProveKernel(const ProveKernelOptions& cmd, const InputOptions& in, const GlobalOptions& opts);

@@ -142,6 +142,12 @@ Result proveKernel(const sema::ContractInfo& c, const Options& o) {
     for (size_t d = b.shape.size(); d-- > 1;) b.strides[d - 1] = b.strides[d] * std::max<int64_t>(1, b.shape[d]);
     bufs.push_back(std::move(b));
   }
+  Counterexample layout;
+  layout.dims = shape.fixed;
+  layout.dtypes = shape.dtypes;
+  for (const auto& b : bufs)
+    if (!b.t->output) layout.inputs.push_back({b.t->name, b.shape, std::vector<float>(static_cast<size_t>(count(b.shape)), 0.0f)});
+  res.layout = layout;
 
   // Build and load the kernel on the ptx backend.
   backend::PtxBackend be;
@@ -336,7 +342,9 @@ std::string counterexampleJson(const sema::ContractInfo& c, const Options& o, co
   j["file"] = o.contractFile;
   j["impl"] = o.kernelPath;
   j["entry"] = r.entry;
-  j["found_by"] = "kcontract prove --kernel (symbolic PTX, reduced shape " + r.shape + ")";
+  j["found_by"] = r.strategy.rfind("concrete probe", 0) == 0
+                     ? "kcontract prove --kernel (" + r.strategy + ", run on the ptx backend, reduced shape " + r.shape + ")"
+                     : "kcontract prove --kernel (symbolic PTX, reduced shape " + r.shape + ")";
   j["reason"] = r.reason;
   nlohmann::ordered_json dims = nlohmann::ordered_json::object();
   if (r.cex)

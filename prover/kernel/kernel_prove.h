@@ -65,6 +65,9 @@ struct Result {
   double solveSeconds = 0, runSeconds = 0;
   std::string smt2;                    // the script solved
   std::optional<Counterexample> cex;   // sat: the model's inputs, rounded to f32
+  // The inputs' names and shapes at the reduced shape (values 0), once they are known: what
+  // concrete probes (concrete_probes.h) fill when the solver has no answer.
+  std::optional<Counterexample> layout;
 };
 
 Result proveKernel(const sema::ContractInfo& c, const Options& o);

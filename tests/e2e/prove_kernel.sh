@@ -2,7 +2,9 @@
 # symbolically at a reduced shape and held to the contract through cvc5. A correct row sum
 # (a shared-memory tree) is PROVED; the dropped K tail of matmul_k_tail.cu and a float4 relu
 # that forgets the tail are REFUTED, each with a counterexample file that then fails through
-# `replay --inputs` on the ptx backend; softmax is UNKNOWN with the reason; a --kernel that is
+# `replay --inputs` on the ptx backend; the one-pass layernorm, where the solver has no
+# answer, is REFUTED by a concrete probe (a large common offset) run on the ptx backend;
+# softmax is UNKNOWN with the reason; a --kernel that is
 # not there is an input error. The counterexample's values come from the solver (which of the
 # portfolio's runners answers first varies), so only their count is shown.
 R=../..
@@ -24,6 +26,14 @@ kc replay --inputs "$WORK/tail.std.cal.relu_2.json" --backend ptx | head -1
 
 echo "== the correct twin: relu_vec_tail_ok.cu"
 kc prove std.cal.relu@2 -I $R/contracts --kernel data/prove_kernel/relu_vec_tail_ok.cu | show
+
+echo "== refuted by a concrete probe: layernorm_one_pass.cu (one-pass variance; the solver has no answer)"
+kc prove $R/examples/layernorm/layernorm.kcontract --kernel $R/examples/layernorm/layernorm_one_pass.cu --timeout 2 --cex "$WORK/one_pass.json" | show
+grep '"found_by"' "$WORK/one_pass.json"
+kc replay --inputs "$WORK/one_pass.json" --backend ptx | sed -n '1p;/matches:/p'
+echo "-- without the probes: UNKNOWN"
+kc prove $R/examples/layernorm/layernorm.kcontract --kernel $R/examples/layernorm/layernorm_one_pass.cu --timeout 2 --no-probes | grep verdict
+kc prove $C/scale.kcontract --no-probes
 
 echo "== unknown: softmax.cu"
 kc prove $R/examples/softmax/softmax.kcontract --kernel $R/examples/softmax/softmax.cu | show

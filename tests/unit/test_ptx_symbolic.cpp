@@ -4,12 +4,14 @@
 // and the UNKNOWN a branch on a value computed from the inputs ends the run with.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "backends/ptx/ptx_parser.h"
+#include "prover/kernel/concrete_probes.h"
 #include "prover/kernel/sym_dag.h"
 #include "prover/kernel/sym_exec.h"
 #include "prover/smt/solver.h"
@@ -184,4 +186,24 @@ TEST_CASE("ptx symbolic: an output cell never written is poison", "[ptx][symboli
   REQUIRE(r.unknown.empty());
   CHECK(r.dag.node(r.out[0]).kind == NodeKind::Input);
   CHECK(r.dag.node(r.out[2]).kind == NodeKind::Poison);
+}
+
+TEST_CASE("ptx symbolic: concrete probes fill every tensor input, with rank-0 inputs at 1", "[ptx][symbolic]") {
+  Counterexample layout;
+  layout.dims = {{"R", 2}, {"H", 3}};
+  layout.inputs.push_back({"x", {2, 3}, std::vector<float>(6, 0.0f)});
+  layout.inputs.push_back({"eps", {}, std::vector<float>(1, 0.0f)});
+  std::vector<ConcreteProbe> probes = concreteProbes(layout);
+  REQUIRE(probes.size() == 7);
+  for (const auto& p : probes) {
+    REQUIRE(p.inputs.dims == layout.dims);
+    REQUIRE(p.inputs.inputs.size() == 2);
+    CHECK(p.inputs.inputs[0].values.size() == 6);
+    CHECK(p.inputs.inputs[1].values == std::vector<float>{1.0f});
+  }
+  // The large offset with a small spread: exact in f32, so the kernel sees these values.
+  auto offset = std::find_if(probes.begin(), probes.end(), [](const ConcreteProbe& p) { return p.name.find("4096 +") != std::string::npos; });
+  REQUIRE(offset != probes.end());
+  CHECK(offset->inputs.inputs[0].values == std::vector<float>{4097.0f, 4094.0f, 4096.5f, 4099.0f, 4097.0f, 4094.0f});
+  CHECK(probes[2].inputs.inputs[0].values[0] == 1.000244140625f);
 }
