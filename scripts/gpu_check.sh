@@ -22,6 +22,7 @@
 #  6. kcontract oracle --target cuda over every standard op and example contract: the
 #     compiled CUDA oracle agrees with the f64 interpreter on every cell (docs/oracle.md);
 # and everything kcontract prints. Exit 0 when every check came out as expected, else 1.
+# STEPS="1 2" runs only those steps (default: all six).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 root="$(pwd)"
@@ -31,6 +32,7 @@ export KC_CACHE_DIR="$work/cache"   # every kernel is built afresh by this machi
 failures=0
 checks=0
 
+want() { [[ -z "${STEPS:-}" || " $STEPS " == *" $1 "* ]]; }
 expect() {  # expect NAME CONDITION-RESULT(0/1) DETAIL
   checks=$((checks + 1))
   if [[ "$2" == 0 ]]; then
@@ -71,6 +73,7 @@ fi
 trap '[[ -n "$keeper" ]] && kill "$keeper" 2>/dev/null; rm -rf "$work"' EXIT
 SECONDS=0
 
+if want 1; then
 echo
 echo "== 1. examples/suite_cuda.yaml --expect"
 "$KC" check examples/suite_cuda.yaml --expect --timeout 60 --format jsonl --out "$work/suite.jsonl" 2>&1
@@ -88,6 +91,8 @@ if grep -q '"SKIPPED"' "$work/suite.jsonl" 2>/dev/null; then
   grep -o '"reason":"[^"]*"' "$work/suite.jsonl" | sort | uniq -c | head -5
 fi
 
+fi
+if want 2; then
 echo
 echo "== 2. the attack kernels (small cases of examples/softmax/softmax.kcontract)"
 for k in cuda_private_stream cuda_illegal_address cuda_bad_launch cuda_leak cuda_hang; do
@@ -135,6 +140,8 @@ YAML
   esac
 done
 
+fi
+if want 3; then
 echo
 echo "== 3. three-state calibration of the CUDA pairs (contracts/calibration.yaml, backend cuda)"
 "$KC" calibrate --all --backend cuda --timeout 60 >"$work/cal.txt" 2>&1
@@ -144,6 +151,8 @@ echo "[exit $rc] (${SECONDS} s so far)"
 expect "calibrate --all --backend cuda: every CUDA pair shows all three states" \
   "$([[ $rc == 0 ]] && grep -qE 'calibrate: ([0-9]+) of \1 calibration pairs show all three states$' "$work/cal.txt"; echo $?)" "exit $rc"
 
+fi
+if want 4; then
 echo
 echo "== 4. check --op softmax on the CUDA softmax kernels (f32 and bf16)"
 # The kernels take f32 and bf16 (the op also has f16): a suite says what they support.
@@ -162,6 +171,8 @@ for k in softmax softmax_no_max; do
   fi
 done
 
+fi
+if want 5; then
 echo
 echo "== 5. rows past the grid y limit: contracts/calibration/cuda/grid_rows.yaml --expect"
 "$KC" check contracts/calibration/cuda/grid_rows.yaml --expect --timeout 60 2>&1 | sed -n '/^kernel /,$p;/: error: /,/^$/p'
@@ -169,6 +180,8 @@ rc=${PIPESTATUS[0]}
 echo "[exit $rc] (${SECONDS} s)"
 expect "grid_rows.yaml: softmax_grid_y.cu FAILs with tail-unwritten, softmax_rows.cu passes" "$([[ $rc == 0 ]]; echo $?)" "exit $rc"
 
+fi
+if want 6; then
 echo
 echo "== 6. the compiled CUDA oracle against the f64 interpreter, every standard op and example (cases up to 64 MiB)"
 mkdir -p "$work/agree"
@@ -181,6 +194,7 @@ echo "$(grep -c 'all agree' "$work/agree.txt") contracts agree on every cell (${
 expect "kcontract oracle --target cuda: every cell of every contract agrees" "$([[ ! -s $work/agree_failures.txt ]]; echo $?)" \
   "$(wc -l < "$work/agree_failures.txt") contracts disagree or fail"
 
+fi
 echo
 echo "== gpu_check: $((checks - failures)) of $checks checks as expected (${SECONDS} s)"
 [[ $failures == 0 ]]
