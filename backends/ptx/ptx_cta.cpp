@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "backends/ptx/ptx_alu.h"
+#include "backends/ptx/ptx_shfl.h"
 
 namespace kc::ptx {
 
@@ -99,22 +100,12 @@ void Cta::warpOp(const Instr& in, const std::vector<uint32_t>& group) {
   out.reserve(group.size());
   for (uint32_t t : group) {
     uint32_t lane = t - warpBase;
-    uint32_t bval = static_cast<uint32_t>(value(o[a + 1], t, Type::B32)) & 31;
-    uint32_t cval = static_cast<uint32_t>(value(o[a + 2], t, Type::B32));
-    uint32_t segmask = (cval >> 8) & 31, clamp = cval & 31;
-    uint32_t maxLane = (lane & segmask) | (clamp & ~segmask), minLane = lane & segmask;
-    int64_t j = lane;
-    bool ok = false;
-    switch (in.shfl) {
-      case ShflMode::Up: j = static_cast<int64_t>(lane) - bval; ok = j >= static_cast<int64_t>(maxLane); break;
-      case ShflMode::Down: j = lane + bval; ok = j <= static_cast<int64_t>(maxLane); break;
-      case ShflMode::Bfly: j = lane ^ bval; ok = j <= static_cast<int64_t>(maxLane); break;
-      case ShflMode::Idx: j = minLane | (bval & ~segmask); ok = j <= static_cast<int64_t>(maxLane); break;
-    }
-    if (!ok) j = lane;
+    ShflSource s = shflSource(in.shfl, lane, static_cast<uint32_t>(value(o[a + 1], t, Type::B32)),
+                              static_cast<uint32_t>(value(o[a + 2], t, Type::B32)));
+    const uint32_t j = s.lane;
+    const bool ok = s.inRange;
     // A source lane that is not taking part: the hardware's value is unspecified; its register's.
-    uint64_t v = (present >> j & 1) ? src[static_cast<size_t>(j)]
-                                    : (warpBase + static_cast<uint32_t>(j) < threads_ ? value(o[a], warpBase + static_cast<uint32_t>(j), Type::B32) : 0);
+    uint64_t v = (present >> j & 1) ? src[j] : (warpBase + j < threads_ ? value(o[a], warpBase + j, Type::B32) : 0);
     out.push_back({v, ok});
   }
   for (size_t k = 0; k < group.size(); ++k) {
