@@ -31,6 +31,7 @@ struct MutateCliOptions {
   double minScore = -1;   // --min-score PCT
   bool noBaseline = false;
   bool noSuggest = false;
+  bool progress = false;  // --progress: each finished mutant's line on stderr as it finishes
   std::string naming = "diagnosis";
 };
 
@@ -74,7 +75,14 @@ int runMutate(MutateCliOptions o, const GlobalOptions& opts) {
   Compilation c;
   mutate::MutationReport report;
   mutate::MutateError error;
-  bool ok = mutate::runMutation(c, o.m, opts.warningsAsErrors, report, error);
+  // With --progress a run cut short (a time limit, a kill) still leaves every finished
+  // mutant's outcome behind: stderr is unbuffered.
+  mutate::MutantDone progress;
+  if (o.progress)
+    progress = [](const mutate::MutantResult& m, size_t done, size_t total) {
+      std::cerr << "[" << done << "/" << total << "] " << mutate::mutantLine(m) << std::endl;
+    };
+  bool ok = mutate::runMutation(c, o.m, opts.warningsAsErrors, report, error, progress);
   printDiagnostics(c.diags, opts);
   if (!error.message.empty()) std::cerr << (error.located ? "" : "kcontract mutate: ") << error.message << "\n";
   if (!ok) return kExitInput;
@@ -120,6 +128,8 @@ void addMutateCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& 
   sub->add_option("--from", o->m.from, "Run the mutants of this mutant set (written by --emit from the same kernel text) instead of parsing the kernel");
   sub->add_flag("--no-baseline", o->noBaseline, "Skip the allclose baseline");
   sub->add_option("--naming", o->naming, "How a killed mutant is named: diagnosis (default: the diagnosis's primary cause, as check reports it) or signatures (any signature one failing case matched)");
+  sub->add_flag("--progress", o->progress,
+                "Print each mutant's line on stderr as it finishes (a run cut short keeps what finished)");
   sub->add_flag("--no-suggest", o->noSuggest, "Skip the suggest stage (plan changes that would kill each surviving mutant, checked by re-running)");
   sub->add_option("--min-score", o->minScore, "Exit 1 when the contract kills less than this percentage of the scored mutants")
       ->check(CLI::Range(0.0, 100.0));

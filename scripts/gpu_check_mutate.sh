@@ -11,6 +11,16 @@ cd "$(dirname "$0")/.."
 KC="${KC:-bundle/kcontract}"
 sets=bundle/mutate-sets
 examples="relu:kc_acme_relu matmul:kc_acme_gemm softmax:kc_acme_softmax layernorm:kc_acme_layernorm"
+# What each kernel claims (examples/suite_cuda.yaml's supports): its mutants are scored on those
+# cases only, as the unmutated kernel refuses the others (matmul and layernorm take f32 only).
+claims() {
+  case "$1" in
+    relu) echo "" ;;
+    softmax) echo "--dtype f32 --dims R=1..64,H=1..4097" ;;
+    matmul) echo "--dtype f32 --dims M=1..128,N=1..257,K=1..4096" ;;
+    layernorm) echo "--dtype f32 --dims R=1..512,H=1..4097" ;;
+  esac
+}
 mode="${1:-run}"
 shift || true
 case "$mode" in
@@ -30,8 +40,8 @@ case "$mode" in
       [[ $# -eq 0 || " $* " == *" $name "* ]] || continue
       start=$(date +%s)
       "$KC" mutate "examples/$name/$name.cu:${e#*:}" "examples/$name/$name.kcontract" --from "$sets/$name.json" \
-        --backend cuda --jobs "${JOBS:-8}" --max-memory "${MAX_MEMORY:-512M}" --timeout "${TIMEOUT:-20}" \
-        --format json --out "$out/$name.json" > "$out/$name.txt" 2>&1
+        $(claims "$name") --backend cuda --jobs "${JOBS:-8}" --max-memory "${MAX_MEMORY:-512M}" --timeout "${TIMEOUT:-20}" \
+        --progress --format json --out "$out/$name.json" > "$out/$name.txt" 2>&1
       rc=$?
       python3 - "$out/$name.json" >> "$out/$name.txt" <<'PY' 2>/dev/null
 import json, sys

@@ -23,7 +23,7 @@ for op in "${ops[@]}"; do
   dtype=(--dtype f32)
   [ "$op" = int8_gemm ] && dtype=()
   start=$(date +%s)
-  "$KC" mutate "$kernel" --op "$op" "${dtype[@]}" --max-memory 64M --timeout 5 --naming "${NAMING:-diagnosis}" --format json --out "$OUT/$op.json" >"$OUT/$op.txt" 2>&1
+  "$KC" mutate "$kernel" --op "$op" "${dtype[@]}" --progress --max-memory 64M --timeout 5 --naming "${NAMING:-diagnosis}" --format json --out "$OUT/$op.json" >"$OUT/$op.txt" 2>&1
   echo "$op: exit $? in $(( $(date +%s) - start )) s"
   grep '^mutate:' "$OUT/$op.txt"
 done
