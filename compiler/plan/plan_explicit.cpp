@@ -9,7 +9,8 @@ namespace kc::plan::detail {
 
 // One case per combination of the values a `case` lists and per dtype choice (as casesAt):
 // a dim it does not name at its first candidate, an input it does not name at its first
-// distribution, contiguous layouts, unperturbed; `why` is `case`.
+// distribution, contiguous layouts, unperturbed; `why` is `case`. A special(...) it gives
+// an input replaces cells of that input's first distribution, as one in `values` does.
 std::vector<Case> LargeIndexPlanner::explicitCases() const {
   std::vector<Case> out;
   for (const sema::ExplicitCase& ec : c_.protocol.cases) {
@@ -32,7 +33,12 @@ std::vector<Case> LargeIndexPlanner::explicitCases() const {
           TensorPlan* t = plan_.tensor(b.target);
           const sema::ProtocolValue& v = b.values[at[i]];
           std::string text = valueText(v);
-          auto same = std::find_if(t->values.begin(), t->values.end(), [&](const Distribution& d) { return d.text == text; });
+          // A special(...) of the case is the contract's own: its case tests the contract's
+          // postconditions (choosePosts), not those of a class that asked for the same rates.
+          const bool special = isSpecial(v);
+          auto same = std::find_if(t->values.begin(), t->values.end(), [&](const Distribution& d) {
+            return d.text == text && (!special || d.origin == b.origin.id);
+          });
           if (same == t->values.end()) {
             // Not among the input's alternatives: added for this case alone (the covering
             // cases are made by now), neutral, the contract's own.
@@ -42,6 +48,11 @@ std::vector<Case> LargeIndexPlanner::explicitCases() const {
             d.origin = b.origin.id;
             d.origins = {b.origin.id};
             d.constant = v.kind == sema::ProtocolValue::Kind::Int || v.kind == sema::ProtocolValue::Kind::Real;
+            if (special) {  // over the input's first distribution, as in values
+              d.special = true;
+              d.base = t->values.front().value;
+              d.baseText = t->values.front().text;
+            }
             t->values.push_back(std::move(d));
             same = t->values.end() - 1;
           }

@@ -339,8 +339,9 @@ class ProtocolLowering {
   }
 
   // A `case` item: its dims and inputs checked as a protocol's, each named once, dims given
-  // integers (a range or boundary() would be many cases: `dims` covers those), and no
-  // special(...) (special values are planned on their own cases: `values`).
+  // integers (a range or boundary() would be many cases: `dims` covers those). A
+  // special(...) there is placed over the input's first distribution, and the case tests
+  // the contract's own postconditions (compiler/plan/plan_explicit.cpp).
   void explicitCase(const ast::ProtocolItem& item, const Origin& origin, ProtocolInfo& out) {
     ProtocolInfo one;
     std::vector<std::string> seen;
@@ -365,10 +366,6 @@ class ProtocolLowering {
         if (v.kind != V::Kind::Int)
           diags_.report(DiagCode::BadProtocolValue, v.range,
                         "a case gives '" + d.target + "' integers, as in case " + d.target + " in {4097}; ranges and boundary() belong in dims");
-    for (const auto& x : one.values)
-      for (const auto& v : x.values)
-        if (v.kind == V::Kind::Call && v.name == "special")
-          diags_.report(DiagCode::BadProtocolValue, v.range, "special(...) belongs in values, not in a case: special values are planned on cases of their own");
     out.cases.push_back(ExplicitCase{std::move(one.dims), std::move(one.values), origin, item.range});
   }
 
