@@ -4,6 +4,11 @@
 # sums only the keys j <= i, passes with it; the PyTorch formula (torch 1.13 on the CPU has no
 # SDPA: softmax of the masked scores, then @ v) passes the standard contract and fails the
 # opt-in as nan-spread.
+# The catch depends on where the class's few NaNs land: only a NaN in a value row after the
+# first shows the spread. At the base seed 0 of std.op.attention_causal@3 (its seeds derive
+# from its id) none does, and the PyTorch formula passes the opt-in; at --seed 1 case #8 has
+# one. Both runs are shown, so a change either way is seen: the opt-in is a sampled check,
+# not a guarantee (at @2's seed 0 it caught it).
 export PATH="/usr/bin:$PATH"
 export KC_TORCH_DEVICE=cpu
 V="$(cd ../../adaptors/pytorch/vendor && pwd)"
@@ -36,7 +41,10 @@ kernels:
     expect: {verdict: fail, signature: nan-spread}
     supports: {dtypes: [f32]}
 YAML
-kc check "$WORK/suite.yaml" --expect --timeout 120 --max-memory 1G >"$WORK/out.txt"
-echo "[exit $?]"
-sed -n '/^expectations: /,$p' "$WORK/out.txt"
-grep -E '^diagnosis: ' "$WORK/out.txt" | sed "s#$V/##"
+for seed in 0 1; do
+  echo "== --seed $seed"
+  kc check "$WORK/suite.yaml" --expect --seed $seed --timeout 120 --max-memory 1G >"$WORK/out.txt"
+  echo "[exit $?]"
+  sed -n '/^expectations: /,$p' "$WORK/out.txt"
+  grep -E '^diagnosis: ' "$WORK/out.txt" | sed "s#$V/##"
+done
