@@ -330,10 +330,22 @@ class ProtocolLowering {
     checkStructured(values, kernel_.tensor(b.target.name));
     for (const auto& v : values) {
       if (v.kind != V::Kind::Call || v.name != "special") continue;
-      for (const auto& [name, args] : v.args)
+      double total = 0;  // of the rates written as numbers (a rate may also use the dims)
+      for (const auto& [name, args] : v.args) {
         if (!known(kSpecialKinds, name))
           diags_.report(DiagCode::UnknownProtocolName, v.range,
                         "special() takes rates of " + joined(kSpecialKinds) + (name.empty() ? "" : "; not '" + name + "'"));
+        if (args.size() != 1 || (args[0].kind != V::Kind::Int && args[0].kind != V::Kind::Real)) continue;
+        const V& r = args[0];
+        double rate = (r.kind == V::Kind::Int ? static_cast<double>(r.i) : r.d) / (r.percent ? 100.0 : 1.0);
+        if (!(rate >= 0 && rate <= 1))
+          diags_.report(DiagCode::BadProtocolValue, r.range,
+                        "a special() rate is a fraction of the cells, 0% to 100% (0 to 1); not " + r.str());
+        else
+          total += rate;
+      }
+      if (total > 1)
+        diags_.report(DiagCode::BadProtocolValue, v.range, "the rates of special() add up to more than 100% of the cells");
     }
     out.values.push_back(ProtocolBinding{b.target.name, std::move(values), origin, b.range});
   }
