@@ -513,6 +513,14 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
     return grownByRerun[dim] = shown;
   };
   std::string roundingEvidence = "the case passes on inputs in -1..1, which no dtype or order rounds: the failure needs the values that showed it";
+  // Passing on -1..1 says the failure needs the case's values, not that it is a rounding: a
+  // case that writes Inf or NaN where the exact value is finite failed on range (an exp past
+  // a shift that is not the row's maximum, an overflow), which a rounding name would misplace.
+  auto rangeFailure = [](const CaseResult& r) {
+    return std::any_of(r.worst.begin(), r.worst.end(), [](const report::WorstCell& w) {
+      return !w.unwritten && std::isfinite(w.expected) && !std::isfinite(w.got);
+    });
+  };
 
   // The names the cases matched, by the evidence each kind brings.
   std::vector<check::GrowthFinding> growth = check::judgeGrowth(ct, results);
@@ -566,7 +574,7 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
         explains(candidate(cs, name, Strength::Statistical, "error grows with " + g->dim + " (" + g->evidence + ")"), r->number);
       } else if (g != growth.end() && rounding != Rounding::NotNeeded && growsByRerun(g->dim)) {
         explains(candidate(cs, name, Strength::Statistical, *growsByRerun(g->dim)), r->number);
-      } else if (rounding == Rounding::Needed && roundingName(name)) {
+      } else if (rounding == Rounding::Needed && roundingName(name) && !rangeFailure(*r)) {
         explains(candidate(cs, name, Strength::Statistical, roundingEvidence), r->number);
       } else if (said.insert(name).second) {
         d.notNamed.push_back(name + ": its error does not grow with " + (g != growth.end() ? g->dim + " across cases (" + g->evidence + ")" : std::string("the dim across cases")));
@@ -577,7 +585,7 @@ report::Diagnosis diagnose(const DiagnoseInput& in) {
         return;
       }
       explains(candidate(cs, name, Strength::Control, "the same case on neutral inputs and contiguous views passes"), r->number);
-    } else if (rounding == Rounding::Needed && roundingName(name)) {
+    } else if (rounding == Rounding::Needed && roundingName(name) && !rangeFailure(*r)) {
       explains(candidate(cs, name, Strength::Control, roundingEvidence), r->number);
     } else if (said.insert(name).second) {
       d.notNamed.push_back(name + ": its only evidence is that cells are wrong, and no control run showed its class's inputs are needed");
