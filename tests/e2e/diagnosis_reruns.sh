@@ -32,6 +32,10 @@ diag gelu_tanh gelu_tanh_exp_form.c
 # spread of 8 (no shift overflows there): not online-softmax-rescale; and its failures are Inf
 # where the exact value is finite, so passing on -1..1 is no rounding evidence: unclassified.
 diag softmax data/softmax_first_shift.c
+# The reciprocal of the row sum kept in half: reversing the inputs reverses the outputs (a row
+# softmax is equivariant), but its oracle reduces, so the reversal shows no pointwise
+# approximation: not approximate-math.
+diag softmax data/softmax_half_reciprocal.c
 # An exp-sum in _Float16 lanes: the error grows with H when only H changes (the growth re-run).
 diag softmax softmax_f16_lanes.c
 # Aligned SSE loads on rows that are not: crashes, and runs with every row aligned (misaligned-access).
