@@ -277,22 +277,6 @@ std::optional<std::string> keepsBoundedTerms(ProbeContext& ctx, const plan::Case
       log.push_back(at + shown + ": it grows with " + dim + " (dropped terms, not a bounded part)");
       return std::nullopt;
     }
-    // A fixed share of the terms (one lane of eight kept) also moves by an eighth or less, but
-    // keeps growing: doubled once more, it moves again, by at least as much as it did. A
-    // bounded part (the last tile's) does not.
-    if (y2 > y1 && 4 * n <= dp->hi &&
-        (dp->allowed.empty() || std::find(dp->allowed.begin(), dp->allowed.end(), 4 * n) != dp->allowed.end())) {
-      plan::Case four = c;
-      for (auto& [d, v] : four.dims)
-        if (d == dim) v = 4 * n;
-      VariantRun f = runVariant(ctx, four, seed, marks, ones);
-      double y4 = largest(f, false);
-      if (f.ran && std::isfinite(y4) && y4 - y2 >= 0.9 * (y2 - y1) * 2) {
-        log.push_back(at + shown + ", and " + dim + "=" + std::to_string(4 * n) + " moves it again to " + fmtNum(y4) +
-                      ": it keeps a fixed share of the terms, which grows with " + dim + " (dropped terms, not a bounded part)");
-        return std::nullopt;
-      }
-    }
     log.push_back(at + shown + ": it keeps only a bounded part of the sum");
     return "with every input 1, " + shown + ": it keeps only the last part of the sum, as an accumulator overwritten (= for +=) does";
   }

@@ -36,9 +36,6 @@ diag softmax data/softmax_first_shift.c
 # softmax is equivariant), but its oracle reduces, so the reversal shows no pointwise
 # approximation: not approximate-math.
 diag softmax data/softmax_half_reciprocal.c
-# Lane 0 of 8 left out of the combine: a fixed share of the terms, which keeps growing with H
-# (not accumulate-overwrite).
-diag sum data/sum_lane0_only.c
 # An exp-sum in _Float16 lanes: the error grows with H when only H changes (the growth re-run).
 diag softmax softmax_f16_lanes.c
 # Aligned SSE loads on rows that are not: crashes, and runs with every row aligned (misaligned-access).
