@@ -137,7 +137,8 @@ int runProveKernel(const ProveKernelOptions& cmd, const InputOptions& in, const 
       chooseCexPath();
       std::string unknownWhy = r.reason;
       bool found = false;
-      for (const kprove::ConcreteProbe& p : kprove::concreteProbes(*r.layout)) {
+      const std::vector<kprove::ConcreteProbe> probes = kprove::concreteProbes(*r.layout);
+      for (const kprove::ConcreteProbe& p : probes) {
         kprove::Result probe = r;
         probe.cex = p.inputs;
         probe.strategy = "concrete probe: " + p.name;
@@ -156,7 +157,7 @@ int runProveKernel(const ProveKernelOptions& cmd, const InputOptions& in, const 
       if (!found) {
         fs::remove(cexPath, ec);
         cexPath.clear();
-        r.reason += "; no concrete probe fails either (" + std::to_string(kprove::concreteProbes(*r.layout).size()) +
+        r.reason += "; no concrete probe fails either (" + std::to_string(probes.size()) +
                     " tried on the ptx backend)";
       }
     } else if (r.verdict == kprove::Verdict::Refuted) {
