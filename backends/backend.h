@@ -145,6 +145,11 @@ class Backend {
   // Whether buffers live in memory of their own (a GPU's), not in the host's: a case too
   // large for host memory then runs on the streamed path instead of being SKIPPED.
   virtual bool separateMemory() const { return false; }
+  // Whether the kernel runs in an interpreter (ptx) whose streamed-path buffers are made
+  // real only where touched: such a case costs what the kernel does, not its tensors' size,
+  // so it gets no extra time per GiB, and one the interpreter does not finish within
+  // --timeout is SKIPPED (too slow to interpret), not TIMEOUT (docs/ptx.md, "Large cases").
+  virtual bool interprets() const { return false; }
   // In the streamed case path's worker, after load() and before any allocate(): the buffers
   // of this run go in the device's memory even where the backend's normal buffers are host
   // memory (the exec backend's adaptor then holds them; docs/backends.md, "Device memory").

@@ -21,8 +21,11 @@
 #  5. contracts/calibration/cuda/grid_rows.yaml --expect: rows past the grid y limit;
 #  6. kcontract oracle --target cuda over every standard op and example contract: the
 #     compiled CUDA oracle agrees with the f64 interpreter on every cell (docs/oracle.md);
+#  7. the ptx backend's suites on this GPU: examples/suite_ptx.yaml and
+#     contracts/calibration/cuda/suite_ptx.yaml with `backend: cuda`, the same kernels, dims and
+#     expectations (docs/ptx.md): the verdicts CI holds the ptx backend to are this GPU's;
 # and everything kcontract prints. Exit 0 when every check came out as expected, else 1.
-# STEPS="1 2" runs only those steps (default: all six).
+# STEPS="1 2" runs only those steps (default: all seven).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 root="$(pwd)"
@@ -178,7 +181,7 @@ echo "== 5. rows past the grid y limit: contracts/calibration/cuda/grid_rows.yam
 "$KC" check contracts/calibration/cuda/grid_rows.yaml --expect --timeout 60 2>&1 | sed -n '/^kernel /,$p;/: error: /,/^$/p'
 rc=${PIPESTATUS[0]}
 echo "[exit $rc] (${SECONDS} s)"
-expect "grid_rows.yaml: softmax_grid_y.cu FAILs with tail-unwritten, softmax_rows.cu passes" "$([[ $rc == 0 ]]; echo $?)" "exit $rc"
+expect "grid_rows.yaml: softmax_grid_y.cu FAILs with grid-limit, softmax_rows.cu passes" "$([[ $rc == 0 ]]; echo $?)" "exit $rc"
 
 fi
 if want 6; then
@@ -193,6 +196,21 @@ grep -E "DIFFER|ERROR|interpreter only" "$work/agree.txt" | head -20
 echo "$(grep -c 'all agree' "$work/agree.txt") contracts agree on every cell (${SECONDS} s)"
 expect "kcontract oracle --target cuda: every cell of every contract agrees" "$([[ ! -s $work/agree_failures.txt ]]; echo $?)" \
   "$(wc -l < "$work/agree_failures.txt") contracts disagree or fail"
+
+fi
+if want 7; then
+echo
+echo "== 7. the ptx suites on this GPU: the same kernels, dims and expectations with backend: cuda"
+for suite in examples/suite_ptx.yaml contracts/calibration/cuda/suite_ptx.yaml; do
+  same="$(dirname "$suite")/.gpu_check_$(basename "$suite")"  # beside it: impl paths are relative
+  sed 's/^backend: ptx$/backend: cuda/' "$suite" >"$same"
+  echo "-- $suite on cuda"
+  "$KC" check "$same" --expect --timeout 120 2>&1 | sed -n '/^kernel /,$p;/: error: /,/^$/p'
+  rc=${PIPESTATUS[0]}
+  rm -f "$same"
+  echo "[exit $rc] (${SECONDS} s)"
+  expect "$suite with backend: cuda: every kernel as the ptx backend must get it" "$([[ $rc == 0 ]]; echo $?)" "exit $rc"
+done
 
 fi
 echo

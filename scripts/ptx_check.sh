@@ -26,7 +26,7 @@ expect() {  # expect NAME CONDITION-RESULT(0/1) DETAIL
 SECONDS=0
 for suite in examples/suite_ptx.yaml contracts/calibration/cuda/suite_ptx.yaml; do
   echo "== $suite --expect"
-  "$KC" check "$suite" --expect --timeout 60 2>&1 | sed -n '/^kernel /,$p'
+  "$KC" check "$suite" --expect --timeout 180 2>&1 | sed -n '/^kernel /,$p'
   rc=${PIPESTATUS[0]}
   expect "$suite: every kernel as on the H200" "$([[ $rc == 0 ]]; echo $?)" "exit $rc"
 done

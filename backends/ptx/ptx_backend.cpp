@@ -54,6 +54,8 @@ void hookAllocated(void* ctx, void* p, size_t bytes) { self(ctx)->allocated(p, b
 void hookFreed(void* ctx, void* p) { self(ctx)->freed(p); }
 int hookSynchronize(void* ctx, void* stream, int all) { return self(ctx)->runQueued(stream, all != 0); }
 int hookSticky(void* ctx) { return self(ctx)->stickyError(); }
+void hookCopy(void* ctx, void* to, const void* from, size_t bytes) { self(ctx)->copyBytes(to, from, bytes); }
+void hookSet(void* ctx, void* p, int value, size_t bytes) { self(ctx)->setBytes(p, value, bytes); }
 
 }  // namespace
 
@@ -108,7 +110,7 @@ void PtxBackend::load(const Prepared& prepared, const std::string& entry) {
   kernel_ = loadKernelLibrary(prepared, entry);
   auto install = reinterpret_cast<void (*)(const kc_ptx_hooks*)>(dlsym(kernel_.handle, "kc_ptx_install"));
   if (!install) throw BackendError("the kernel's host library has no kc_ptx_install: it was not built with the ptx runtime shim");
-  kc_ptx_hooks hooks{this, hookLaunch, hookAllocated, hookFreed, hookSynchronize, hookSticky};
+  kc_ptx_hooks hooks{this, hookLaunch, hookAllocated, hookFreed, hookSynchronize, hookSticky, hookCopy, hookSet};
   install(&hooks);
 }
 
@@ -119,14 +121,77 @@ void PtxBackend::beginCase() {
 }
 
 void* PtxBackend::allocate(size_t bytes) {
-  void* p = HostMemoryBackend::allocate(bytes);
+  void* p = lazy_ ? lazy_->reserve(bytes) : HostMemoryBackend::allocate(bytes);
   if (engine_) engine_->memory().add(p, bytes);
   return p;
 }
 
 void PtxBackend::release(void* buffer) {
   if (engine_) engine_->memory().remove(buffer);
-  HostMemoryBackend::release(buffer);
+  if (!lazy_ || !lazy_->release(buffer)) HostMemoryBackend::release(buffer);
+}
+
+void PtxBackend::copyBytes(void* to, const void* from, size_t bytes) {
+  if (lazy_ && (lazy_->overlaps(to, bytes) || lazy_->overlaps(from, bytes)))
+    lazy_->copy(to, from, bytes);
+  else
+    std::memmove(to, from, bytes);
+}
+
+void PtxBackend::setBytes(void* p, int value, size_t bytes) {
+  if (lazy_ && lazy_->overlaps(p, bytes))
+    lazy_->fillPattern(p, {static_cast<uint8_t>(value)}, bytes);
+  else
+    std::memset(p, value, bytes);
+}
+
+void PtxBackend::useDeviceMemory() {
+  if (lazy_) return;
+  lazy_ = std::make_unique<ptx::LazyMemory>(kLazyLimitBytes);
+  if (engine_) engine_->memory().setTouchHook(lazy_.get());
+}
+
+void PtxBackend::copyIn(void* device, const void* host, size_t bytes) {
+  if (lazy_) lazy_->touch(reinterpret_cast<uint64_t>(device), bytes);
+  HostMemoryBackend::copyIn(device, host, bytes);
+}
+
+void PtxBackend::copyOut(void* host, const void* device, size_t bytes) {
+  if (lazy_)
+    lazy_->read(host, device, bytes);
+  else
+    HostMemoryBackend::copyOut(host, device, bytes);
+}
+
+void PtxBackend::fill(void* device, const std::vector<uint8_t>& pattern, size_t bytes) {
+  if (lazy_)
+    lazy_->fillPattern(device, pattern, bytes);
+  else
+    HostMemoryBackend::fill(device, pattern, bytes);
+}
+
+void PtxBackend::fillGenerated(void* device, const GeneratedFill& g, size_t count) {
+  if (lazy_)
+    lazy_->fillGenerated(device, g, count);
+  else
+    Backend::fillGenerated(device, g, count);
+}
+
+PatternCount PtxBackend::countPattern(const void* device, size_t count, const std::vector<uint8_t>& pattern,
+                                      size_t maxFirst) {
+  return lazy_ ? lazy_->countPattern(device, count, pattern, maxFirst)
+               : Backend::countPattern(device, count, pattern, maxFirst);
+}
+
+void PtxBackend::copyDevice(void* to, const void* from, size_t bytes) {
+  if (lazy_)
+    lazy_->copy(to, from, bytes);
+  else
+    Backend::copyDevice(to, from, bytes);
+}
+
+uint64_t PtxBackend::compareBitwise(const void* a, const void* b, size_t count, size_t elementBytes) {
+  return lazy_ ? lazy_->compareBitwise(a, b, count, elementBytes) : Backend::compareBitwise(a, b, count, elementBytes);
 }
 
 void PtxBackend::allocated(void* p, size_t bytes) {

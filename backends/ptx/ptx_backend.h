@@ -17,10 +17,14 @@
 #include "backends/host_memory.h"
 #include "backends/kernel_library.h"
 #include "backends/ptx/ptx_engine.h"
+#include "backends/ptx/ptx_lazy_memory.h"
 
 namespace kc::backend {
 
 inline constexpr char kPtxArch[] = "sm_90";  // what the PTX is generated for (docs/ptx.md)
+// The most of its lazy buffers one streamed case may make real (docs/ptx.md, "Large cases"):
+// far more than the interpreter writes within any --timeout.
+inline constexpr uint64_t kLazyLimitBytes = 4ull << 30;
 
 class PtxBackend : public HostMemoryBackend {
  public:
@@ -33,6 +37,20 @@ class PtxBackend : public HostMemoryBackend {
   void beginCase() override;
   void* allocate(size_t bytes) override;
   void release(void* buffer) override;
+  // On the streamed case path (useDeviceMemory) every buffer is lazy (ptx_lazy_memory.h):
+  // reserved, and made real only where the kernel or a copy-out touches it; the fills,
+  // copies and checks below work on what each chunk holds without making it real.
+  void useDeviceMemory() override;
+  bool separateMemory() const override { return true; }
+  bool interprets() const override { return true; }
+  void copyIn(void* device, const void* host, size_t bytes) override;
+  void copyOut(void* host, const void* device, size_t bytes) override;
+  void fill(void* device, const std::vector<uint8_t>& pattern, size_t bytes) override;
+  void fillGenerated(void* device, const GeneratedFill& g, size_t count) override;
+  PatternCount countPattern(const void* device, size_t count, const std::vector<uint8_t>& pattern,
+                            size_t maxFirst) override;
+  void copyDevice(void* to, const void* from, size_t bytes) override;
+  uint64_t compareBitwise(const void* a, const void* b, size_t count, size_t elementBytes) override;
   int launch(kc_tensor* args, int32_t nargs) override;
   void synchronize() override;
   void synchronizeDevice() override;
@@ -47,6 +65,10 @@ class PtxBackend : public HostMemoryBackend {
   int runQueued(void* stream, bool all);
   void allocated(void* p, size_t bytes);
   void freed(void* p);
+  // The host code's cudaMemcpy and cudaMemset, so that lazy buffers are read and written
+  // through what their chunks hold.
+  void copyBytes(void* to, const void* from, size_t bytes);
+  void setBytes(void* p, int value, size_t bytes);
   int stickyError() const { return fault_.empty() ? 0 : 700; }  // cudaErrorIllegalAddress
 
   // Symbolic mode (prover/kernel, docs/ptx.md "Symbolic mode"): when set, every launch that
@@ -71,6 +93,7 @@ class PtxBackend : public HostMemoryBackend {
   int run(const std::string& kernel, ptx::Dim3 grid, ptx::Dim3 block, size_t shared, void** args);
 
   std::unique_ptr<ptx::Engine> engine_;
+  std::unique_ptr<ptx::LazyMemory> lazy_;  // the streamed case path's buffers
   LaunchInterceptor intercept_;
   KernelLibrary kernel_;
   char streamToken_ = 0;  // the checker's stream, as the kernel sees it

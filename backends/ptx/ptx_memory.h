@@ -13,8 +13,19 @@
 
 namespace kc::ptx {
 
+// Memory made real only where it is touched (the ptx backend's large buffers on the streamed
+// case path, backends/ptx/ptx_lazy_memory.h): every global access the interpreter makes is
+// announced first.
+class TouchHook {
+ public:
+  virtual ~TouchHook() = default;
+  virtual void touch(uint64_t address, size_t bytes) = 0;
+};
+
 class Allocations {
  public:
+  void setTouchHook(TouchHook* hook) { touch_ = hook; }
+  TouchHook* touchHook() const { return touch_; }
   void add(const void* base, size_t bytes);
   void remove(const void* base);
   bool known(const void* base) const { return ranges_.count(reinterpret_cast<uint64_t>(base)) != 0; }
@@ -24,6 +35,7 @@ class Allocations {
 
  private:
   std::map<uint64_t, uint64_t> ranges_;  // base -> size
+  TouchHook* touch_ = nullptr;
   mutable uint64_t lastBase_ = 0, lastEnd_ = 0;
 };
 

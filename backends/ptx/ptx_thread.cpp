@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
 #include "backends/ptx/ptx_alu.h"
 #include "backends/ptx/ptx_cta.h"
@@ -143,6 +144,13 @@ uint8_t* Cta::memory(const Instr& in, uint32_t t, uint64_t address, size_t bytes
       return L_.params.data() + address;
     default:
       if (!L_.memory->contains(address, bytes)) throw outside("outside every allocation");
+      if (TouchHook* hook = L_.memory->touchHook()) {
+        try {
+          hook->touch(address, bytes);
+        } catch (const std::runtime_error& e) {
+          throw outside(e.what());
+        }
+      }
       if (L_.checkRaces && !atomic &&
           (write ? L_.globalShadow.write(address, acc, race) : L_.globalShadow.read(address, acc, race)))
         reportRace("global", address, in, t, race);

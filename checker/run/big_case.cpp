@@ -379,6 +379,9 @@ void BigRun::launchInWorker() {
   sandbox::OutputCapture output;
   int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
   sandbox::CellSpec spec = workerCell(*r.backend, lay.total, r.prepared.artefact, r.device);
+  // An interpreting backend (ptx) reserves the case's buffers in the worker's own address
+  // space (made real only where touched): its address-space limit must leave room for them.
+  if (r.backend->interprets() && spec.limits.addressBytes) spec.limits.addressBytes += 2 * r.deviceBytes;
   spec.fds = {{null, 0}, {output.writeEnd(), 1}, {output.writeEnd(), 2}};
   std::unique_ptr<sandbox::Cell> cell;
   pid_t pid = -1;

@@ -37,6 +37,7 @@ struct BigCaseRequest {
   uint64_t seed = 0;
   int repeats = 1;
   double timeoutSeconds = 10;
+  uint64_t deviceBytes = 0;          // the case's buffers (caseDeviceBytes): address space an interpreter reserves
   int64_t sampleCells = 1000;        // output cells to judge, about (over the free dims)
   uint64_t maxHostBytes = 4ull << 30;  // the sub-problem's host memory limit (--max-memory)
   unsigned threads = 2;

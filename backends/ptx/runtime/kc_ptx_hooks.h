@@ -22,6 +22,10 @@ typedef struct kc_ptx_hooks {
   int (*synchronize)(void* ctx, void* stream, int all);
   /* The sticky error of an earlier fault, 0 when none. */
   int (*sticky)(void* ctx);
+  /* cudaMemcpy's and cudaMemset's bytes, moved by the backend: its large buffers may be
+   * lazy (made real only where touched). */
+  void (*copy)(void* ctx, void* to, const void* from, size_t bytes);
+  void (*set)(void* ctx, void* p, int value, size_t bytes);
 } kc_ptx_hooks;
 
 void kc_ptx_install(const kc_ptx_hooks* hooks);

@@ -190,28 +190,41 @@ cudaError_t CUDARTAPI cudaFreeHost(void* p) {
   return cudaSuccess;
 }
 
+static void moveBytes(void* to, const void* from, size_t bytes) {
+  if (g_installed && g_hooks.copy)
+    g_hooks.copy(g_hooks.ctx, to, from, bytes);
+  else
+    std::memmove(to, from, bytes);
+}
+static void setBytes(void* p, int value, size_t bytes) {
+  if (g_installed && g_hooks.set)
+    g_hooks.set(g_hooks.ctx, p, value, bytes);
+  else
+    std::memset(p, value, bytes);
+}
+
 cudaError_t CUDARTAPI cudaMemcpy(void* to, const void* from, size_t bytes, enum cudaMemcpyKind kind) {
   (void)kind;
   synchronizeAll();  /* the legacy default stream waits for every blocking stream */
   if (cudaError_t s = sticky(); s != cudaSuccess) return note(s);
-  std::memmove(to, from, bytes);
+  moveBytes(to, from, bytes);
   return cudaSuccess;
 }
 cudaError_t CUDARTAPI cudaMemcpyAsync(void* to, const void* from, size_t bytes, enum cudaMemcpyKind kind,
                                       cudaStream_t stream) {
   (void)kind;
   if (g_installed) g_hooks.synchronize(g_hooks.ctx, stream, 0);
-  std::memmove(to, from, bytes);
+  moveBytes(to, from, bytes);
   return cudaSuccess;
 }
 cudaError_t CUDARTAPI cudaMemset(void* p, int value, size_t bytes) {
   synchronizeAll();
-  std::memset(p, value, bytes);
+  setBytes(p, value, bytes);
   return cudaSuccess;
 }
 cudaError_t CUDARTAPI cudaMemsetAsync(void* p, int value, size_t bytes, cudaStream_t stream) {
   if (g_installed) g_hooks.synchronize(g_hooks.ctx, stream, 0);
-  std::memset(p, value, bytes);
+  setBytes(p, value, bytes);
   return cudaSuccess;
 }
 
