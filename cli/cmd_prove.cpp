@@ -154,8 +154,8 @@ int runProve(const ProveOptions& cmd, const GlobalOptions& opts) {
     k.smt2 = cmd.smt2;
     return runProveKernel(k, cmd.in, opts);
   }
-  if (!cmd.kernel.dims.empty() || !cmd.kernel.cex.empty() || cmd.kernel.noProbes) {
-    std::cerr << "kcontract prove: --dims, --cex and --no-probes need --kernel\n";
+  if (!cmd.kernel.dims.empty() || !cmd.kernel.cex.empty() || cmd.kernel.noProbes || cmd.kernel.noIdioms) {
+    std::cerr << "kcontract prove: --dims, --cex, --no-probes and --no-idioms need --kernel\n";
     return kExitInput;
   }
   Compilation c;
@@ -261,6 +261,8 @@ void addProveCommand(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& c
   sub->add_flag("--no-probes", cmd->kernel.noProbes,
                 "With --kernel: when the solver has no answer, no concrete probes (fixed input patterns run on the ptx "
                 "backend)");
+  sub->add_flag("--no-idioms", cmd->kernel.noIdioms,
+                "With --kernel: every f32 rounding its own constant, no summation idioms (docs/ptx.md, \"Idiom templates\")");
   commands.emplace_back(sub, [cmd](const GlobalOptions& g) { return runProve(*cmd, g); });
 }
 

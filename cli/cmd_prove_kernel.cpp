@@ -26,6 +26,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// ", 1 summation idiom for 66 roundings" ("" when none).
+std::string sumsText(const kprove::Result& r) {
+  if (r.sums == 0) return "";
+  return ", " + std::to_string(r.sums) + " summation idiom" + (r.sums == 1 ? "" : "s") + " for " +
+         std::to_string(r.roundingsInSums) + " of them";
+}
+
 std::string seconds(double s) {
   char b[32];
   std::snprintf(b, sizeof b, "%.2f s", s);
@@ -117,6 +124,7 @@ int runProveKernel(const ProveKernelOptions& cmd, const InputOptions& in, const 
     ko.dims = dims;
     ko.dtype = cmd.dtype;
     ko.timeout = cmd.timeout;
+    ko.idioms = !cmd.noIdioms;
     std::string target = c.sources.file(ct->range.file).path();
     ko.contractFile = fs::exists(target) ? fs::absolute(target).lexically_normal().string() : ct->id;
     kprove::Result r = kprove::proveKernel(*ct, ko);
@@ -217,6 +225,8 @@ int runProveKernel(const ProveKernelOptions& cmd, const InputOptions& in, const 
       j["thread_instructions"] = r.instructions;
       j["dag_nodes"] = r.nodes;
       j["roundings"] = r.roundings;
+      j["summation_idioms"] = r.sums;
+      j["roundings_in_idioms"] = r.roundingsInSums;
       j["output_cells"] = r.outputCells;
       j["unwritten_cells"] = r.unwritten;
       if (!r.smt2.empty()) j["answer"] = smt::answerName(r.answer);
@@ -234,7 +244,7 @@ int runProveKernel(const ProveKernelOptions& cmd, const InputOptions& in, const 
     if (r.instructions) std::cout << "  symbolic run: " << r.instructions << " thread-instructions\n";
     if (r.outputCells)
       std::cout << "  terms: " << r.nodes << " DAG nodes, " << r.roundings << " f32 roundings, " << r.outputCells
-                << " output cells\n";
+                << " output cells" << sumsText(r) << "\n";
     if (!r.unwritten.empty()) {
       std::cout << "  unwritten output cells: " << r.unwritten.size() << " (";
       for (size_t k = 0; k < r.unwritten.size() && k < 6; ++k) std::cout << (k ? ", " : "") << r.unwritten[k];

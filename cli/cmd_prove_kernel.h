@@ -16,6 +16,7 @@ struct ProveKernelOptions {
   double timeout = 10;
   bool json = false;
   bool noProbes = false;  // --no-probes: no concrete probes when the solver has no answer
+  bool noIdioms = false;  // --no-idioms: no summation idioms (prover/kernel/sym_dag.h)
 };
 
 int runProveKernel(const ProveKernelOptions& cmd, const InputOptions& in, const GlobalOptions& opts);

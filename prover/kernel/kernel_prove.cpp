@@ -267,9 +267,13 @@ Result proveKernel(const sema::ContractInfo& c, const Options& o) {
       }
     }
     for (const auto& p : c.pre) script.assertTerm("the precondition", "pre: " + ir::print(*p.expr), u.term(*p.expr));
-    SmtEmitter em(dag, script, names, [&](int tensor, int64_t flat) {
-      return u.inputCell(bufs[static_cast<size_t>(tensor)].t->name, unflatten(flat, bufs[static_cast<size_t>(tensor)].shape));
-    });
+    SmtEmitter em(
+        dag, script, names,
+        [&](int tensor, int64_t flat) {
+          return u.inputCell(bufs[static_cast<size_t>(tensor)].t->name, unflatten(flat, bufs[static_cast<size_t>(tensor)].shape));
+        },
+        [&](sm::TermPtr t) { return u.abs(std::move(t)); });
+    em.useIdioms(o.idioms);
     std::vector<int64_t> outExtents;
     std::map<std::string, std::vector<int64_t>> extentsOf;
     for (auto& b : bufs) extentsOf[b.t->name] = b.shape;
@@ -287,6 +291,8 @@ Result proveKernel(const sema::ContractInfo& c, const Options& o) {
         postText += (postText.empty() ? "" : " && ") + ir::print(*p.expr);
       }
       u.addFacts();
+      res.sums = em.sums();
+      res.roundingsInSums = em.roundingsInSums();
       script.assertTerm("the kernel violates the postcondition", "violated: " + postText, sm::mkNot(sm::mkAnd(holds)));
     } else {
       u.addFacts();  // any input meeting the precondition is a counterexample: the cells stay unwritten

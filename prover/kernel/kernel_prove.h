@@ -33,6 +33,7 @@ struct Options {
   std::string dtype = "f32";    // every dtype variable (only f32 is symbolic)
   double timeout = 10;          // seconds for the solver
   bool probes = true;           // witness probes (fixed input values) beside the solver (smt::Options)
+  bool idioms = true;           // summation idioms (sym_dag.h); --no-idioms: every rounding its own constant
 };
 
 enum class Verdict { Proved, Refuted, Unknown, Error };
@@ -58,6 +59,7 @@ struct Result {
   std::vector<std::string> launches;  // "gemm_tiled(grid (1,1,1), block (32,8,1))"
   uint64_t instructions = 0;          // thread-instructions run symbolically
   size_t nodes = 0, roundings = 0;    // the DAG
+  size_t sums = 0, roundingsInSums = 0;  // summation idioms written, and the DAG's roundings they stand for
   size_t outputCells = 0;
   std::vector<std::string> unwritten;  // output cells never written (or NaN from a never-written cell)
   smt::Answer answer = smt::Answer::Error;

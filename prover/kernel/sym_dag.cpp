@@ -1,5 +1,6 @@
 #include "prover/kernel/sym_dag.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -345,8 +346,55 @@ float Dag::evaluate(int id, const std::function<float(int, int64_t)>& inputValue
 // --- SMT --------------------------------------------------------------------------------------
 
 SmtEmitter::SmtEmitter(const Dag& dag, sm::Script& script, sm::NameTable& names,
-                       std::function<sm::TermPtr(int, int64_t)> inputTerm)
-    : dag_(dag), script_(script), names_(names), inputTerm_(std::move(inputTerm)) {}
+                       std::function<sm::TermPtr(int, int64_t)> inputTerm, std::function<sm::TermPtr(sm::TermPtr)> absTerm)
+    : dag_(dag), script_(script), names_(names), inputTerm_(std::move(inputTerm)), absTerm_(std::move(absTerm)) {}
+
+sm::TermPtr SmtEmitter::absOf(const sm::TermPtr& t) const {
+  if (absTerm_) return absTerm_(t);  // the obligations' abs_real: the tolerance's |x| is the same term
+  return sm::mkIte(sm::mkCmp(">=", t, sm::realConst(0)), t, sm::mkNeg(t));
+}
+
+namespace {
+
+constexpr size_t kMinSumTerms = 3;      // fewer: the plain roundings are as small
+constexpr size_t kMaxSumTerms = 65536;  // a bound on one idiom's walk
+
+bool isAddition(const Node& n) {
+  return n.kind == NodeKind::Add || n.kind == NodeKind::Sub || n.kind == NodeKind::Fma;
+}
+
+}  // namespace
+
+bool SmtEmitter::sumTerms(int id, std::vector<SumTerm>& out, size_t& roundings, bool& directed) const {
+  // Depth-first over the additions under `id`; anything else is a term.
+  struct Item {
+    int node;
+    bool negated;
+    int depth;
+  };
+  std::vector<Item> stack = {{id, false, 0}};
+  while (!stack.empty()) {
+    Item it = stack.back();
+    stack.pop_back();
+    const Node& n = dag_.node(it.node);
+    if (!isAddition(n)) {
+      out.push_back({it.node, -1, -1, it.negated, it.depth});
+    } else {
+      int depth = it.depth + (n.rounded ? 1 : 0);
+      if (n.rounded) ++roundings;
+      directed = directed || n.directed;
+      if (n.kind == NodeKind::Fma) {
+        out.push_back({-1, n.a, n.b, it.negated, depth});
+        stack.push_back({n.c, it.negated, depth});
+      } else {
+        stack.push_back({n.b, n.kind == NodeKind::Sub ? !it.negated : it.negated, depth});
+        stack.push_back({n.a, it.negated, depth});
+      }
+    }
+    if (out.size() + stack.size() > kMaxSumTerms) return false;
+  }
+  return out.size() >= kMinSumTerms && roundings >= 2;
+}
 
 sm::TermPtr SmtEmitter::term(int id) {
   if (auto it = done_.find(id); it != done_.end()) return it->second;
@@ -372,6 +420,34 @@ sm::TermPtr SmtEmitter::term(int id) {
     case NodeKind::Or: out = sm::mkOr({term(n.a), term(n.b)}); break;
     case NodeKind::Xor: out = sm::mkNot(sm::mkCmp("=", term(n.a), term(n.b))); break;
     default: {
+      std::vector<SumTerm> terms;
+      size_t treeRoundings = 0;
+      bool directed = false;
+      if (idioms_ && isAddition(n) && n.rounded && sumTerms(id, terms, treeRoundings, directed)) {
+        std::vector<sm::TermPtr> values, magnitudes;
+        int h = 0;
+        for (const SumTerm& t : terms) {
+          sm::TermPtr v = t.node >= 0 ? term(t.node) : sm::mkArith("*", {term(t.a), term(t.b)});
+          magnitudes.push_back(absOf(v));
+          values.push_back(t.negated ? sm::mkNeg(v) : v);
+          h = std::max(h, t.depth);
+        }
+        double u = std::ldexp(1.0, directed ? -23 : -24);
+        // gamma_h, rounded up: the bound must not shrink in double arithmetic.
+        double gamma = std::nextafter(h * u / (1.0 - h * u), 1.0);
+        std::string name = names_.symbol("kernel-node-" + std::to_string(id), "k_" + std::to_string(id));
+        script_.declareConst(name, sm::Sort::Real);
+        out = sm::symbol(name, sm::Sort::Real);
+        std::string comment = "a sum of " + std::to_string(terms.size()) + " terms in " + std::to_string(treeRoundings) +
+                              " roundings, at most " + std::to_string(h) + " on a path (PTX line " + std::to_string(n.line) + ")";
+        script_.assertTerm("the kernel's values: summation idioms, |s - sum| <= gamma_h sum |term|", comment,
+                           sm::mkCmp("<=", absOf(sm::mkArith("-", {out, sm::mkArith("+", values)})),
+                                     sm::mkArith("*", {sm::realConst(gamma), sm::mkArith("+", magnitudes)})));
+        ++rounded_;
+        ++sums_;
+        sumRoundings_ += treeRoundings;
+        break;
+      }
       sm::TermPtr value;
       switch (n.kind) {
         case NodeKind::Add: value = sm::mkArith("+", {term(n.a), term(n.b)}); break;

@@ -88,20 +88,46 @@ class Dag {
 
 // Writes DAG nodes as SMT terms into a script: each rounded node a declared Real constant
 // k_N with its bound asserted, each input through `inputTerm`. Nodes are written once.
+//
+// The summation idiom (docs/ptx.md, "Idiom templates"): a tree of rounded additions — add,
+// sub and fma (a b + c, the product exact) — over n terms, in whatever order the kernel made
+// it (a loop, a shared-memory tree, warp shuffles, split blocks added at the end), is written
+// as one constant s with |s - sum of the terms| <= gamma_h sum of |terms|, h the most roundings
+// on any term's path to the root (gamma_h = h u / (1 - h u): each term is multiplied by at most
+// h factors (1 + d), |d| <= u). Every order the tree allows satisfies it, so a PROVED answer
+// stays sound; the n - 1 rounding constants of the tree become one.
 class SmtEmitter {
  public:
   SmtEmitter(const Dag& dag, obl::smt::Script& script, obl::smt::NameTable& names,
-             std::function<obl::smt::TermPtr(int tensor, int64_t flat)> inputTerm);
+             std::function<obl::smt::TermPtr(int tensor, int64_t flat)> inputTerm,
+             std::function<obl::smt::TermPtr(obl::smt::TermPtr)> absTerm = nullptr);
   obl::smt::TermPtr term(int id);  // throws std::runtime_error for Poison
   size_t roundingConstants() const { return rounded_; }
+  // Summation idioms written, and the roundings of the DAG they stand for.
+  size_t sums() const { return sums_; }
+  size_t roundingsInSums() const { return sumRoundings_; }
+  // Off: every rounding its own constant (unit tests compare the two).
+  void useIdioms(bool on) { idioms_ = on; }
 
  private:
+  struct SumTerm {
+    int node = -1;      // the term's node; -1 with `a`/`b`: the exact product a b of an fma
+    int a = -1, b = -1;
+    bool negated = false;
+    int depth = 0;      // roundings between the term and the root
+  };
+  // The terms of the addition tree under `id` (false when it is not worth an idiom).
+  bool sumTerms(int id, std::vector<SumTerm>& out, size_t& roundings, bool& directed) const;
+  obl::smt::TermPtr absOf(const obl::smt::TermPtr& t) const;
+
   const Dag& dag_;
   obl::smt::Script& script_;
   obl::smt::NameTable& names_;
   std::function<obl::smt::TermPtr(int, int64_t)> inputTerm_;
+  std::function<obl::smt::TermPtr(obl::smt::TermPtr)> absTerm_;
   std::map<int, obl::smt::TermPtr> done_;
-  size_t rounded_ = 0;
+  size_t rounded_ = 0, sums_ = 0, sumRoundings_ = 0;
+  bool idioms_ = true;
 };
 
 }  // namespace kc::kprove

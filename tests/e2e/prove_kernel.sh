@@ -1,6 +1,7 @@
 # kcontract prove --kernel (docs/ptx.md, "Symbolic mode"): a CUDA kernel's PTX run
 # symbolically at a reduced shape and held to the contract through cvc5. A correct row sum
-# (a shared-memory tree) is PROVED; the dropped K tail of matmul_k_tail.cu and a float4 relu
+# (a shared-memory tree) is PROVED, and so is one split over two blocks at H = 67, its
+# additions written as one summation idiom (without it the solver has no answer); the dropped K tail of matmul_k_tail.cu and a float4 relu
 # that forgets the tail are REFUTED, each with a counterexample file that then fails through
 # `replay --inputs` on the ptx backend; the one-pass layernorm, where the solver has no
 # answer, is REFUTED by a concrete probe (a large common offset) run on the ptx backend;
@@ -13,6 +14,11 @@ show() { sed -E '/^    [a-z]+(\[[0-9, ]*\])? = /d; s/^  solver: (sat|unsat) \([^
 
 echo "== proved: calibration rowsum.cu"
 kc prove $C/rowsum.kcontract --kernel $C/cuda/rowsum.cu | show
+
+echo "== proved through the summation idiom: rowsum_split_ok.cu at H = 67 (two blocks' shared-memory trees, 66 roundings)"
+kc prove $C/rowsum.kcontract --kernel data/prove_kernel/rowsum_split_ok.cu --dims R=1,H=67 | show
+echo "-- every rounding its own constant (--no-idioms): the solver has no answer in 2 s"
+kc prove $C/rowsum.kcontract --kernel data/prove_kernel/rowsum_split_ok.cu --dims R=1,H=67 --no-idioms --no-probes --timeout 2 | grep -E "terms|verdict"
 
 echo "== refuted: matmul_k_tail.cu (dropped K tail)"
 kc prove $R/examples/matmul/matmul.kcontract --kernel $R/examples/matmul/matmul_k_tail.cu --cex "$WORK/k_tail.json" | show

@@ -136,6 +136,56 @@ TEST_CASE("ptx symbolic: each rounding is one bounded variable in the SMT script
   CHECK(kc::smt::solve(inexact.text(), so).answer == kc::smt::Answer::Sat);
 }
 
+TEST_CASE("ptx symbolic: a tree of rounded additions is one summation idiom, as sound as its roundings", "[ptx][symbolic]") {
+  // ((x0 + x1) + (x2 - x3)) + fma(x4, x5, x6): 4 roundings, 6 terms, at most 2 on a path.
+  Dag d;
+  int x[7];
+  for (int i = 0; i < 7; ++i) x[i] = d.input(0, i);
+  int left = d.add(d.add(x[0], x[1], false, 1), d.sub(x[2], x[3], false, 2), false, 3);
+  int s = d.add(left, d.fma(x[4], x[5], x[6], false, 4), false, 5);
+  auto emit = [&](bool idioms, sm::Script& script, sm::NameTable& names) {
+    SmtEmitter em(d, script, names, [&](int, int64_t f) {
+      std::string n = "x_" + std::to_string(f);
+      script.declareConst(n, sm::Sort::Real);
+      return sm::symbol(n, sm::Sort::Real);
+    });
+    em.useIdioms(idioms);
+    sm::TermPtr t = em.term(s);
+    CHECK(em.sums() == (idioms ? 1u : 0u));
+    CHECK(em.roundingsInSums() == (idioms ? 5u : 0u));
+    CHECK(em.roundingConstants() == (idioms ? 1u : 5u));
+    return t;
+  };
+  sm::Script script;
+  sm::NameTable names;
+  sm::TermPtr t = emit(true, script, names);
+  CHECK(script.text().find("a sum of 6 terms in 5 roundings, at most 3 on a path") != std::string::npos);
+  auto absT = [](const sm::TermPtr& v) { return sm::mkIte(sm::mkCmp(">=", v, sm::realConst(0)), v, sm::mkNeg(v)); };
+  auto sym = [](int i) { return sm::symbol("x_" + std::to_string(i), sm::Sort::Real); };
+  sm::TermPtr exact = sm::mkArith("+", {sym(0), sym(1), sym(2), sm::mkNeg(sym(3)), sm::mkArith("*", {sym(4), sym(5)}), sym(6)});
+  sm::TermPtr mass = sm::mkArith("+", {absT(sym(0)), absT(sym(1)), absT(sym(2)), absT(sym(3)),
+                                       absT(sm::mkArith("*", {sym(4), sym(5)})), absT(sym(6))});
+  kc::smt::Options so;
+  so.timeoutSeconds = 10;
+  // Within gamma_3 of the exact sum (unsat), and not always exact (sat)...
+  double g3 = 3 * std::ldexp(1.0, -24) / (1 - 3 * std::ldexp(1.0, -24));
+  sm::Script within = script;
+  within.assertTerm("q", "", sm::mkNot(sm::mkCmp("<=", absT(sm::mkArith("-", {t, exact})),
+                                                 sm::mkArith("*", {sm::realConst(g3 * (1 + 1e-15)), mass}))));
+  CHECK(kc::smt::solve(within.text(), so).answer == kc::smt::Answer::Unsat);
+  sm::Script inexact = script;
+  inexact.assertTerm("q", "", sm::mkNot(sm::mkCmp("=", t, exact)));
+  CHECK(kc::smt::solve(inexact.text(), so).answer == kc::smt::Answer::Sat);
+  // ... and implied by the five roundings one by one: the idiom gives up no behaviour the
+  // per-operation model allows, so PROVED stays sound.
+  sm::Script plain;
+  sm::NameTable plainNames;
+  sm::TermPtr p = emit(false, plain, plainNames);
+  plain.assertTerm("q", "", sm::mkNot(sm::mkCmp("<=", absT(sm::mkArith("-", {p, exact})),
+                                                sm::mkArith("*", {sm::realConst(g3 * (1 + 1e-15)), mass}))));
+  CHECK(kc::smt::solve(plain.text(), so).answer == kc::smt::Answer::Unsat);
+}
+
 TEST_CASE("ptx symbolic: a kernel's loads of an input are its cells' symbols, and the control flow stays concrete", "[ptx][symbolic]") {
   // out[g] = in[g] * in[g] + in[g] (an fma) for g < n; a relu by setp + selp for the odd g.
   SymRun r;
