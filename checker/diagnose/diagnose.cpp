@@ -183,6 +183,22 @@ bool tailProbeable(const plan::Case& c) {
   return false;
 }
 
+// A passing case (in contiguous views, not a large-index one: up to two tried) on which the kernel
+// computes its outputs from its inputs (computesOn), or none.
+const CaseResult* computingPassCase(const DiagnoseInput& in, ProbeContext& ctx, std::vector<std::string>& log) {
+  int tried = 0;
+  for (const CaseResult& r : *in.results) {
+    if (r.verdict != Verdict::Pass) continue;
+    const plan::Case* c = planCase(*in.plan, r.number);
+    if (!c || c->largeIndex != 0) continue;
+    plan::Case v = plainCase(*in.plan, *c) ? *c : contiguousVariant(ctx.plan, *c);
+    uint64_t m = in.marks ? in.marks(r.seed, r.number) : 0;
+    if (computesOn(ctx, v, r.seed, m, log)) return &r;
+    if (++tried == 2) break;
+  }
+  return nullptr;
+}
+
 // The re-runs on one failing case, in contiguous views: the causes they show, and whether
 // the failure needs values that round (when no re-run found a cause of another kind).
 // The failing case the re-runs were made on, for the growth re-run after them.
@@ -304,6 +320,15 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
   // kernel that reads outside its views: what it reads there (a canary, the next buffer) can
   // swamp or replace its inputs' terms, so outputs that stay put say nothing about reuse.
   if (!outside && ignoresInputs(ctx, *pc, probe->seed, marks, d.probes)) {
+    // "Never computed" must hold where it can be asked of a passing case too: one whose
+    // outputs follow its inputs shows a kernel that skips work at some shapes instead.
+    if (const CaseResult* p = computingPassCase(in, ctx, d.probes)) {
+      d.notNamed.push_back(std::string(report::signature::kOutputNeverComputed) + ": #" + std::to_string(probe->number) +
+                           "'s outputs do not change when its inputs do, but #" + std::to_string(p->number) +
+                           " passes and its outputs follow its inputs: the kernel computes them at some shapes (a bound "
+                           "or a tail it skips), and no re-run here shows which");
+      return Rounding::Unknown;
+    }
     Candidate& c = candidate(out, report::signature::kOutputNeverComputed, Strength::Observed,
                              "the outputs do not change when the inputs do" + at);
     for (const CaseResult* r : failing) explains(c, r->number);

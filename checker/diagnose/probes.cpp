@@ -174,6 +174,24 @@ bool ignoresInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64
   return true;
 }
 
+bool computesOn(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
+  VariantRun a = runVariant(ctx, c, seed, marks);
+  plan::Case other = c;
+  for (auto& [name, k] : other.values) k = 0;
+  VariantRun b = runVariant(ctx, other, seed + 1, marks);
+  std::string at = "#" + std::to_string(c.number) + " (it passes) with other inputs (seed + 1, each input's first distribution): ";
+  if (!passed(a) || !passed(b)) {
+    log.push_back(at + (a.ran && b.ran ? "it does not pass both times" : "did not run (" + (a.ran ? b.why : a.why) + ")"));
+    return false;
+  }
+  if (!inputsDiffer(a, b) || sameOutputs(a, b, nullptr)) {
+    log.push_back(at + "passes, its outputs the same (nothing shown)");
+    return false;
+  }
+  log.push_back(at + "passes again, its outputs changed with them");
+  return true;
+}
+
 std::optional<TailFinding> failsOnRemainder(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks,
                                             std::vector<std::string>& log) {
   constexpr int64_t kWidest = 64;

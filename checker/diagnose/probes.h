@@ -29,6 +29,11 @@ bool racesItsStream(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint6
 // outputs stayed bit for bit the same.
 // The kernel's output does not depend on its inputs (never computed, or reused).
 bool ignoresInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log);
+// Whether the kernel computes its outputs on `c`, a case that passed: re-run with other inputs
+// (seed + 1, each input's first distribution) it passes again, and its outputs changed with
+// them. A kernel that ignores its inputs on one case but does this on another is not one that
+// never computes: it skips work at some shapes (a bound, a tail).
+bool computesOn(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log);
 
 // A dim whose remainder decides the failure: the case passes with that dim alone rounded up
 // to a multiple of the tile, and fails again one past it. Only extents are tried (a padding
