@@ -212,7 +212,7 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
                    report::Diagnosis& d, ProbeChoice& choice) {
   ProbeContext& ctx = *in.probes;
   // Candidates: failing cases whose failure is in the values they wrote. Preferred: one whose
-  // shape the tail re-run can vary, then the largest up to 16 MiB (every part of the kernel
+  // shape the tail re-run can vary, then one with no special values, then the largest up to 16 MiB (every part of the kernel
   // runs and re-runs stay cheap), else the smallest; a grid-rows case (65,537 rows of almost
   // nothing, made for the launch limit, which its own re-run probes) only when no other fails.
   constexpr uint64_t kProbeBytes = 16ull << 20;
@@ -221,12 +221,17 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
     const plan::Case* c = planCase(*in.plan, r->number);
     if (c && !byBehaviour(*r) && c->largeIndex == 0) order.emplace_back(r, c);
   }
-  std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
+  const plan::Plan& plan = *in.plan;
+  std::stable_sort(order.begin(), order.end(), [&plan](const auto& x, const auto& y) {
     const plan::Case& a = *x.second;
     const plan::Case& b = *y.second;
     bool aGrid = a.why == "grid-rows", bGrid = b.why == "grid-rows";
     if (aGrid != bGrid) return bGrid;
     if (tailProbeable(a) != tailProbeable(b)) return tailProbeable(a);
+    // The value re-runs (exact inputs, every input 1, scaling) replace the inputs: on a case
+    // whose failure may be its NaN or Inf alone they show nothing, so a finite one first.
+    bool aSpecial = hasSpecialValues(plan, a), bSpecial = hasSpecialValues(plan, b);
+    if (aSpecial != bSpecial) return bSpecial;
     bool aFits = a.memoryBytes <= kProbeBytes, bFits = b.memoryBytes <= kProbeBytes;
     if (aFits != bFits) return aFits;
     return aFits ? a.memoryBytes > b.memoryBytes : a.memoryBytes < b.memoryBytes;
