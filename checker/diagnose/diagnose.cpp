@@ -279,8 +279,11 @@ Rounding runProbes(const DiagnoseInput& in, const std::vector<const CaseResult*>
   std::optional<TailFinding> tail = failsOnRemainder(ctx, *pc, probe->seed, marks, d.probes);
   if (tail) {
     std::string name;
-    if (hasUnwritten(*probe)) name = "tail-unwritten";
-    else if (outside || readsPoison) name = "tail-over-read";
+    // Reading outside its views comes first: cells that hold the poison pattern may be copies
+    // of the poison the kernel read past its view (a relu of it is the same bits), not cells
+    // it never wrote.
+    if (outside || readsPoison) name = "tail-over-read";
+    else if (hasUnwritten(*probe)) name = "tail-unwritten";
     else if (!tail->inOutput) name = "k-tail";
     else {
       // The dim is also an output's: the wrong cells say whether a reduction over it lost

@@ -198,7 +198,9 @@ std::optional<TailFinding> failsOnRemainder(ProbeContext& ctx, const plan::Case&
   VariantRun base;  // the case itself, for its output shapes (run once, when some dim is probed)
   for (const auto& [dim, v] : c.dims) {
     const plan::DimPlan* dp = ctx.plan.dim(dim);
-    if (v < 2 || v > 65536 || v % kWidest == 0 || !plan::isExtent(*ctx.contract, dim)) continue;  // a tail is an extent's
+    // A dim of 1 too (a K below the tile: no term is summed), though the case chooser does not
+    // prefer such a case for it (tailProbeable).
+    if (v < 1 || v > 65536 || v % kWidest == 0 || !plan::isExtent(*ctx.contract, dim)) continue;  // a tail is an extent's
     int64_t aligned = roundUp(v, kWidest);
     if (!allowedValue(dp, aligned) || !allowedValue(dp, aligned + 1)) continue;
     if (!dimsMayMeetPre(ctx, withDim(c, dim, aligned)) || !dimsMayMeetPre(ctx, withDim(c, dim, aligned + 1))) continue;
