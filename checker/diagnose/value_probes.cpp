@@ -43,7 +43,8 @@ struct Factor {
 };
 
 // The factors a scale is made of: each dim's square root, its size, and their inverses
-// (1/sqrt(D) in attention, 1/N in a mean), roots first; one entry per distinct value.
+// (1/sqrt(D) in attention, 1/N in a mean), roots first, then the squares (a scale applied
+// the wrong way round, N where 1/N was meant, is off by N^2); one entry per distinct value.
 std::vector<Factor> dimFactors(const plan::Case& c) {
   std::vector<Factor> out;
   auto add = [&](const std::string& dim, double x, double power, const std::string& text) {
@@ -58,16 +59,19 @@ std::vector<Factor> dimFactors(const plan::Case& c) {
       }
     out.push_back({v, text, {dim}, power});
   };
-  for (int pass = 0; pass < 2; ++pass)
+  for (int pass = 0; pass < 3; ++pass)
     for (const auto& [dim, n] : c.dims) {
       if (n <= 1) continue;
       double x = static_cast<double>(n);
       if (pass == 0) {
         add(dim, x, -0.5, "1/sqrt(" + dim + ")");
         add(dim, x, 0.5, "sqrt(" + dim + ")");
-      } else {
+      } else if (pass == 1) {
         add(dim, x, -1, "1/" + dim);
         add(dim, x, 1, dim);
+      } else {  // a scale applied the wrong way round: x * N where x / N was meant
+        add(dim, x, -2, "1/" + dim + "^2");
+        add(dim, x, 2, dim + "^2");
       }
     }
   return out;
@@ -155,11 +159,12 @@ std::optional<std::string> passesWithInputScaled(ProbeContext& ctx, const plan::
                       (confirmed ? ": passes too: it misses that factor of " + dim : ": does not pass (not that factor of " + dim + ")"));
         if (confirmed)
           return "passes " + shown + ", and so does " + where + " with " + x->name + " times " + fmtNum(g) + ": it misses a factor " +
-                 (f.power == -0.5 ? "1/sqrt(" : f.power == 0.5 ? "sqrt(" : f.power == -1 ? "1/(" : "(") + dim + ")";
+                 (f.power == -0.5 ? "1/sqrt(" : f.power == 0.5 ? "sqrt(" : f.power < 0 ? "1/(" : "(") + dim + ")" +
+                 (std::fabs(f.power) == 2 ? "^2 (a scale applied the wrong way round)" : "");
       }
       return std::nullopt;
     }
-  log.push_back(caseAt(c) + " with each float input scaled by a dim's size or square root, or their inverses (" + std::to_string(tried) +
+  log.push_back(caseAt(c) + " with each float input scaled by a dim's size, square root or square, or their inverses (" + std::to_string(tried) +
                 " runs): none passes");
   return std::nullopt;
 }
