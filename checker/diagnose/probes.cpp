@@ -134,14 +134,23 @@ bool readsOutsideViews(ProbeContext& ctx, const plan::Case& c, uint64_t seed, ui
   return true;
 }
 
-bool ignoresInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
+namespace {
+
+// The case as it is, and with other inputs: each input's first distribution (normal(0, 1)
+// mostly), the next seed.
+std::pair<VariantRun, VariantRun> withOtherInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks) {
   VariantRun a = runVariant(ctx, c, seed, marks);
-  // Other values from each input's first distribution (normal(0, 1) mostly), another seed:
-  // a result the inputs only clamp (an all-negative amax started at 0) changes then; one
-  // never computed does not.
   plan::Case other = c;
   for (auto& [name, k] : other.values) k = 0;
-  VariantRun b = runVariant(ctx, other, seed + 1, marks);
+  return {std::move(a), runVariant(ctx, other, seed + 1, marks)};
+}
+
+}  // namespace
+
+bool ignoresInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
+  // A result the inputs only clamp (an all-negative amax started at 0) changes with other
+  // inputs; one never computed does not.
+  auto [a, b] = withOtherInputs(ctx, c, seed, marks);
   std::string at = "#" + std::to_string(c.number) + " with other inputs (seed + 1, each input's first distribution): ";
   if (!a.ran || !b.ran) {
     log.push_back(at + "did not run (" + (a.ran ? b.why : a.why) + ")");
@@ -175,10 +184,7 @@ bool ignoresInputs(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64
 }
 
 bool computesOn(ProbeContext& ctx, const plan::Case& c, uint64_t seed, uint64_t marks, std::vector<std::string>& log) {
-  VariantRun a = runVariant(ctx, c, seed, marks);
-  plan::Case other = c;
-  for (auto& [name, k] : other.values) k = 0;
-  VariantRun b = runVariant(ctx, other, seed + 1, marks);
+  auto [a, b] = withOtherInputs(ctx, c, seed, marks);
   std::string at = "#" + std::to_string(c.number) + " (it passes) with other inputs (seed + 1, each input's first distribution): ";
   if (!passed(a) || !passed(b)) {
     log.push_back(at + (a.ran && b.ran ? "it does not pass both times" : "did not run (" + (a.ran ? b.why : a.why) + ")"));

@@ -4,12 +4,7 @@
 # index-width pairs' large-index cases included (check_ptx_large_index shows them case by
 # case). The grid-y pair of grid_rows.yaml (65,537 rows) is check_ptx_grid_rows, for time.
 drop="softmax_grid_y.cu softmax_rows.cu"
-awk -v drop=" $drop " '
-  /^  - name:/ { if (entry != "" && match(entry, /impl: [^ \n]*/)) { impl = substr(entry, RSTART + 6, RLENGTH - 6); if (!index(drop, " " impl " ")) out = out entry } entry = "" }
-  /^  / { entry = entry $0 "\n"; next }
-  { head = head $0 "\n" }
-  END { if (match(entry, /impl: [^ \n]*/)) { impl = substr(entry, RSTART + 6, RLENGTH - 6); if (!index(drop, " " impl " ")) out = out entry } printf "%s%s", head, out }
-' ../../contracts/calibration/cuda/suite_ptx.yaml >"$WORK/calibration.yaml"
+awk -v list=" $drop " -v drop=1 -f data/suite_entries.awk ../../contracts/calibration/cuda/suite_ptx.yaml >"$WORK/calibration.yaml"
 cd ../../contracts/calibration/cuda || exit 1
 cp "$WORK/calibration.yaml" ./.ptx_e2e_suite.yaml
 trap 'rm -f ./.ptx_e2e_suite.yaml; rm -rf "$WORK"' EXIT

@@ -4,12 +4,7 @@
 # every row unwritten: FAIL, named grid-limit by the re-runs at R = 65,535 and 65,536; its twin,
 # striding over the rows, interprets 65,535 blocks of 65,537 rows and passes.
 keep="softmax_grid_y.cu softmax_rows.cu"
-awk -v keep=" $keep " '
-  /^  - name:/ { if (entry != "" && match(entry, /impl: [^ \n]*/)) { impl = substr(entry, RSTART + 6, RLENGTH - 6); if (index(keep, " " impl " ")) out = out entry } entry = "" }
-  /^  / { entry = entry $0 "\n"; next }
-  { head = head $0 "\n" }
-  END { if (match(entry, /impl: [^ \n]*/)) { impl = substr(entry, RSTART + 6, RLENGTH - 6); if (index(keep, " " impl " ")) out = out entry } printf "%s%s", head, out }
-' ../../contracts/calibration/cuda/suite_ptx.yaml >"$WORK/grid.yaml"
+awk -v list=" $keep " -f data/suite_entries.awk ../../contracts/calibration/cuda/suite_ptx.yaml >"$WORK/grid.yaml"
 cd ../../contracts/calibration/cuda || exit 1
 cp "$WORK/grid.yaml" ./.ptx_e2e_grid_suite.yaml
 trap 'rm -f ./.ptx_e2e_grid_suite.yaml; rm -rf "$WORK"' EXIT

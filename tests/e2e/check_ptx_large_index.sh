@@ -6,12 +6,7 @@
 # in --timeout: SKIPPED, with the reason, never PASS. A share of
 # contracts/calibration/cuda/suite_ptx.yaml; scripts/ptx_check.sh runs all of it.
 keep="scale_int32.cu add_int32.cu"
-awk -v keep=" $keep " '
-  /^  - name:/ { if (entry != "" && match(entry, /impl: [^ \n]*/)) { impl = substr(entry, RSTART + 6, RLENGTH - 6); if (index(keep, " " impl " ")) out = out entry } entry = "" }
-  /^  / { entry = entry $0 "\n"; next }
-  { head = head $0 "\n" }
-  END { if (match(entry, /impl: [^ \n]*/)) { impl = substr(entry, RSTART + 6, RLENGTH - 6); if (index(keep, " " impl " ")) out = out entry } printf "%s%s", head, out }
-' ../../contracts/calibration/cuda/suite_ptx.yaml >"$WORK/large.yaml"
+awk -v list=" $keep " -f data/suite_entries.awk ../../contracts/calibration/cuda/suite_ptx.yaml >"$WORK/large.yaml"
 cd ../../contracts/calibration/cuda || exit 1
 cp "$WORK/large.yaml" ./.ptx_e2e_large_suite.yaml
 trap 'rm -f ./.ptx_e2e_large_suite.yaml; rm -rf "$WORK"' EXIT
